@@ -1,0 +1,34 @@
+import { createPlantHandler, type PlantHandlerOptions } from '@plant-store/core';
+import { FetchPlantRequest } from './fetch-plant-request.ts';
+
+/** Options of {@link createFetchHandler}: exactly the core's handler options. */
+export type FetchHandlerOptions = PlantHandlerOptions;
+
+/** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Serves Plant Store as a Fetch-API handler (`Request` → `Response`) for
+ * Deno, Bun, Cloudflare Workers and any other WinterCG runtime. The body limit
+ * is enforced while streaming, so a chunked upload is never buffered past it.
+ *
+ * Unexpected errors go to `options.onError`, by default `console.error`.
+ *
+ * @example
+ * const fetch = createFetchHandler({
+ *   store: createMemoryStore(),
+ *   authenticate: staticTokens(['s3cret-token']),
+ * });
+ * Deno.serve(fetch); // or Bun.serve({ fetch }), or export default { fetch }
+ */
+export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
+  const handle = createPlantHandler({ onError: logError, ...options });
+  return async function plantStoreFetchHandler(request) {
+    const response = await handle(new FetchPlantRequest(request));
+    return new Response(response.body, { status: response.status, headers: response.headers });
+  };
+}
+
+function logError(error: unknown): void {
+  console.error('plant-store: unexpected error', error);
+}

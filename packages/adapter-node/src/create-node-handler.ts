@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createPlantHandler, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { NodePlantRequest } from './node-plant-request.ts';
+
+/** Options of {@link createNodeHandler}: exactly the core's handler options. */
+export type NodeHandlerOptions = PlantHandlerOptions;
+
+/**
+ * A `node:http` request listener that is also Connect/Express middleware:
+ * with `next`, a path it does not serve is handed on untouched.
+ */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/**
+ * Serves Plant Store from Node's own `req`/`res`, with no WHATWG
+ * `Request`/`Response` in between. Mount it anywhere: as the listener of
+ * `http.createServer`, or under a path in Express (`app.use('/api', handler)`
+ * serves `/api/plants`, since Express strips its mount path from `req.url`).
+ *
+ * Unexpected errors go to `options.onError`, by default `console.error`.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * const handler = createNodeHandler({
+ *   store: createMemoryStore(),
+ *   authenticate: staticTokens([process.env.TOKEN!]),
+ * });
+ * createServer(handler).listen(8080);
+ */
+export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
+  const handle = createPlantHandler({ onError: logError, ...options });
+  return function plantStoreNodeHandler(req, res, next) {
+    handle(new NodePlantRequest(req))
+      .then((response) => {
+        if (response.unmatched === true && next !== undefined) next();
+        else writeResponse(req, res, response);
+      })
+      // Only a broken socket can get here; the core itself never rejects.
+      .catch((error: unknown) => res.destroy(error as Error));
+  };
+}
+
+function writeResponse(req: IncomingMessage, res: ServerResponse, response: PlantResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  // An unread body would otherwise be drained by Node at its own pace, and a
+  // closing server should not invite the next request on this connection.
+  const server = (req.socket as { server?: { listening?: boolean } } | null)?.server;
+  if (!req.complete || server?.listening === false) res.shouldKeepAlive = false;
+  res.statusCode = response.status;
+  const headers = response.headers;
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.end(response.body);
+}
+
+function logError(error: unknown): void {
+  console.error('plant-store: unexpected error', error);
+}

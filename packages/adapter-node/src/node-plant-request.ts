@@ -1,0 +1,74 @@
+import type { IncomingMessage } from 'node:http';
+import type { BodyResult, PlantRequest } from '@plant-store/core';
+
+const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
+const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
+
+/**
+ * A Node `IncomingMessage` seen as the core's plain {@link PlantRequest}.
+ * One small object per request; the body is read only when the core asks.
+ */
+export class NodePlantRequest implements PlantRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly #req: IncomingMessage;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? '';
+    this.url = req.url ?? '';
+  }
+
+  header(name: string): string | undefined {
+    // From rawHeaders, because `req.headers` silently keeps only the first of
+    // some repeated headers (Authorization, Content-Type); Fetch joins them.
+    const raw = this.#req.rawHeaders;
+    let value: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i]!;
+      if (key.length === name.length && key.toLowerCase() === name) {
+        value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+      }
+    }
+    return value;
+  }
+
+  readBody(maxBytes: number): Promise<BodyResult> {
+    const req = this.#req;
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          // Stop reading: the adapter closes the connection after answering.
+          cleanup();
+          req.pause();
+          resolve(TOO_LARGE);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      };
+      const onAbort = () => {
+        cleanup();
+        resolve(ABORTED);
+      };
+      const cleanup = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onAbort);
+        req.off('close', onAbort);
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onAbort);
+      req.on('close', onAbort);
+    });
+  }
+}

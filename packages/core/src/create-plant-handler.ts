@@ -1,0 +1,139 @@
+import { readBearerCredential, type Authenticate } from './authenticate.ts';
+import { createPlant } from './create-plant.ts';
+import { errorResponse, JSON_HEADERS } from './error-response.ts';
+import type { Failure } from './failure.ts';
+import type { PlantRequest, PlantResponse } from './http-types.ts';
+import { isJsonMediaType } from './is-json-media-type.ts';
+import { parseNewPlant } from './parse-new-plant.ts';
+import type { PlantStore } from './plant-store.ts';
+
+/** Where an unexpected error was caught, for logs. */
+export interface ErrorContext {
+  readonly request: PlantRequest;
+  /** The failure the client was answered with. */
+  readonly kind: 'internal' | 'storage-unavailable';
+}
+
+/** Options of {@link createPlantHandler}. */
+export interface PlantHandlerOptions {
+  /** Where plants live, e.g. `createMemoryStore()` from `@plant-store/store-memory`. */
+  readonly store: PlantStore;
+  /**
+   * Accepts or rejects a bearer token; required, since no default may let
+   * everyone in. Use {@link staticTokens} for a fixed list of tokens.
+   */
+  readonly authenticate: Authenticate;
+  /** A path prefix the routes live under, e.g. `/api` serves `/api/plants`. Default `''`. */
+  readonly basePath?: string;
+  /** Largest request body accepted, in bytes; past it, 413 (code 1400). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Receives unexpected errors (a throwing verifier, a failing store) with
+   * their details, which never reach the client. Default: ignored.
+   */
+  readonly onError?: (error: unknown, context: ErrorContext) => void;
+}
+
+/** A handler over plain data; see {@link createPlantHandler}. */
+export type PlantHandler = (request: PlantRequest) => Promise<PlantResponse>;
+
+/** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'), unmatched: true };
+const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
+const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
+const METHOD_NOT_ALLOWED = errorResponse('method-not-allowed', 'method not allowed; allowed: POST');
+const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
+const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
+const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
+const INTERNAL = errorResponse('internal', 'internal error');
+
+/**
+ * Builds the Plant Store HTTP handler over plain data: a {@link PlantRequest}
+ * in, a {@link PlantResponse} out. It routes, authenticates, reads and
+ * validates the body and creates the plant, in SPEC.md's order, and never
+ * rejects: unexpected errors go to `onError` and the client gets a bare 500.
+ *
+ * @throws TypeError at construction for invalid options.
+ * @example
+ * const handle = createPlantHandler({
+ *   store: createMemoryStore(),
+ *   authenticate: staticTokens(['s3cret-token']),
+ * });
+ * const response = await handle(request); // { status, headers, body }
+ */
+export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
+  const { store, authenticate } = options;
+  const basePath = normaliseBasePath(options.basePath ?? '');
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const onError = options.onError ?? (() => {});
+  if (typeof store?.insertIfAbsent !== 'function') throw new TypeError('createPlantHandler: `store` must be a PlantStore');
+  if (typeof authenticate !== 'function') throw new TypeError('createPlantHandler: `authenticate` is required');
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new TypeError('createPlantHandler: `maxBodyBytes` must be a non-negative integer');
+  }
+
+  const plantsPath = `${basePath}/plants`;
+
+  function report(error: Failure, request: PlantRequest): PlantResponse {
+    if (error.cause !== undefined) safely(() => onError(error.cause, { request, kind: 'storage-unavailable' }));
+    return errorResponse(error.kind, error.message);
+  }
+
+  async function createFromRequest(request: PlantRequest): Promise<PlantResponse> {
+    const credential = readBearerCredential(request.header('authorization'));
+    if (credential.kind === 'missing') return UNAUTHENTICATED;
+    if (credential.kind === 'malformed') return TOKEN_REJECTED;
+    if ((await authenticate(credential.token, request)) !== true) return TOKEN_REJECTED;
+
+    const body = await request.readBody(maxBodyBytes);
+    if (!body.ok) {
+      return body.reason === 'too-large'
+        ? errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`)
+        : BODY_ABORTED;
+    }
+    if (body.bytes.length === 0) return BODY_MISSING;
+    if (!isJsonMediaType(request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
+
+    const parsed = parseNewPlant(body.bytes);
+    if (!parsed.ok) return report(parsed.error, request);
+    const created = await createPlant(store, parsed.value);
+    if (!created.ok) return report(created.error, request);
+    return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
+  }
+
+  return async function handlePlantRequest(request) {
+    const path = pathOf(request.url);
+    if (path !== plantsPath) return NOT_FOUND;
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+    try {
+      return await createFromRequest(request);
+    } catch (error) {
+      // The one place where an unexpected throw becomes an answer.
+      safely(() => onError(error, { request, kind: 'internal' }));
+      return INTERNAL;
+    }
+  };
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+function normaliseBasePath(basePath: string): string {
+  if (basePath === '' || basePath === '/') return '';
+  if (!basePath.startsWith('/') || basePath.includes('?')) {
+    throw new TypeError('createPlantHandler: `basePath` must start with "/" and hold no query');
+  }
+  return basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+}
+
+function safely(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // A failing logger must not turn an answer into a crash.
+  }
+}

@@ -1,0 +1,42 @@
+import { fail, type Result } from './failure.ts';
+import type { PlantStore } from './plant-store.ts';
+import type { NewPlant, Plant } from './schemas.ts';
+
+/** A successful create: stored now, or the same plant stored earlier (a safe retry). */
+export interface Created {
+  readonly outcome: 'created' | 'replayed';
+  readonly plant: Plant;
+}
+
+/**
+ * Creates a plant, idempotently per id: the same id with the same name and tag
+ * again is a replay (nothing changes); with other content it is a conflict and
+ * the stored plant stays as it was. Never throws: a store that throws or rejects
+ * becomes a `storage-unavailable` failure carrying the error as its `cause`.
+ *
+ * @example
+ * const result = await createPlant(store, { id: 7n, name: 'Fern' });
+ * if (result.ok) console.log(result.value.outcome); // 'created'
+ */
+export async function createPlant(store: PlantStore, newPlant: NewPlant): Promise<Result<Created>> {
+  const plant: Plant = newPlant.tag === undefined ? { name: newPlant.name } : { name: newPlant.name, tag: newPlant.tag };
+  let inserted;
+  try {
+    inserted = await store.insertIfAbsent(newPlant.id, plant);
+  } catch (cause) {
+    return fail('storage-unavailable', 'the plant store is unavailable; try again later', cause);
+  }
+  switch (inserted.status) {
+    case 'inserted':
+      return { ok: true, value: { outcome: 'created', plant } };
+    case 'full':
+      return fail('storage-full', 'the plant store is full');
+    case 'exists': {
+      const { existing } = inserted;
+      if (existing.name === plant.name && existing.tag === plant.tag) {
+        return { ok: true, value: { outcome: 'replayed', plant } };
+      }
+      return fail('conflict', `id: a plant with id ${newPlant.id} already exists with a different name or tag`);
+    }
+  }
+}

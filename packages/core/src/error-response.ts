@@ -1,0 +1,27 @@
+import { errorTable, type ErrorKind } from './error-table.ts';
+import type { PlantResponse } from './http-types.ts';
+
+/** Headers of every JSON answer; shared, never mutated. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+
+const REALM = 'Bearer realm="plant-store"';
+
+// Status-specific headers (RFC 6750 §3, RFC 9110 §15.5.6); every other kind gets JSON_HEADERS.
+const EXTRA_HEADERS: Partial<Record<ErrorKind, Readonly<Record<string, string>>>> = {
+  unauthenticated: Object.freeze({ ...JSON_HEADERS, 'www-authenticate': REALM }),
+  'token-rejected': Object.freeze({ ...JSON_HEADERS, 'www-authenticate': `${REALM}, error="invalid_token"` }),
+  'method-not-allowed': Object.freeze({ ...JSON_HEADERS, allow: 'POST' }),
+};
+
+/**
+ * The answer for a failure: the table's status, the seed's Error body
+ * `{"error": code, "message": ...}`, and the headers the status requires.
+ */
+export function errorResponse(kind: ErrorKind, message: string): PlantResponse {
+  const { status, code } = errorTable[kind];
+  return {
+    status,
+    headers: EXTRA_HEADERS[kind] ?? JSON_HEADERS,
+    body: `{"error":${code},"message":${JSON.stringify(message)}}`,
+  };
+}

@@ -1,0 +1,37 @@
+/** What reading a request body produced: the bytes, or why there are none. */
+export type BodyResult =
+  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+
+/**
+ * A request as plain data: what an adapter hands the core. Adapters build one
+ * per request from their runtime's own request type, without copying the body.
+ */
+export interface PlantRequest {
+  /** The method as sent, e.g. `POST`. */
+  readonly method: string;
+  /** The request target as sent: path plus optional query, e.g. `/plants?x=1`. */
+  readonly url: string;
+  /** A header's value by lowercase name; repeated headers joined with `, `. */
+  header(name: string): string | undefined;
+  /**
+   * Reads the whole body, but never more than `maxBytes` of it: past the limit
+   * it stops reading and answers `too-large`. Called at most once, and never
+   * for a request that failed authentication.
+   */
+  readBody(maxBytes: number): Promise<BodyResult>;
+}
+
+/** An answer as plain data, for an adapter to write out unchanged. */
+export interface PlantResponse {
+  readonly status: number;
+  /** Lowercase header names; shared between responses, so never mutate. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** A JSON document: a Plant, an Error or the OpenAPI document. */
+  readonly body: string;
+  /**
+   * True when the path is not one this handler serves: a host framework
+   * should hand the request on (`next()`), a standalone server sends the 404.
+   */
+  readonly unmatched?: true;
+}

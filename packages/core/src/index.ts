@@ -1,0 +1,22 @@
+export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
+export { createPlant } from './create-plant.ts';
+export { createPlantHandler, DEFAULT_MAX_BODY_BYTES } from './create-plant-handler.ts';
+export { errorResponse, JSON_HEADERS } from './error-response.ts';
+export { errorTable } from './error-table.ts';
+export { fail } from './failure.ts';
+export { isJsonMediaType } from './is-json-media-type.ts';
+export { parseInt64Literal } from './parse-int64-literal.ts';
+export { parseNewPlant } from './parse-new-plant.ts';
+export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
+export { accessLogLine, readStandaloneConfig, startupLines } from './read-standalone-config.ts';
+export { staticTokens } from './static-tokens.ts';
+
+export type { Authenticate, BearerCredential } from './authenticate.ts';
+export type { Created } from './create-plant.ts';
+export type { ErrorContext, PlantHandler, PlantHandlerOptions } from './create-plant-handler.ts';
+export type { ErrorEntry, ErrorKind } from './error-table.ts';
+export type { Failure, Result } from './failure.ts';
+export type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+export type { InsertResult, PlantStore } from './plant-store.ts';
+export type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
+export type { ErrorBody, NewPlant, Plant } from './schemas.ts';

@@ -1,0 +1,20 @@
+/**
+ * Whether a `Content-Type` is `application/json` in UTF-8: the type
+ * case-insensitive, parameters allowed, but a `charset` other than UTF-8 is
+ * refused (the body would be misread).
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semicolon = contentType.indexOf(';');
+  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  if (type !== 'application/json') return false;
+  if (semicolon < 0) return true;
+  for (const parameter of contentType.slice(semicolon + 1).split(';')) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0) continue;
+    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}

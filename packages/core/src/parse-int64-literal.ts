@@ -1,0 +1,37 @@
+import { INT64_MAX, INT64_MIN } from './schemas.ts';
+
+const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+const LEADING_ZEROS = /^0+/;
+const TRAILING_ZEROS = /0+$/;
+// int64 has at most 19 decimal digits; anything longer is out of range.
+const MAX_INT64_DIGITS = 19;
+
+/**
+ * Reads a JSON number literal exactly and returns its value when it is an
+ * integer in the int64 range (`5`, `5.0`, `5e2`, `-9223372036854775808`),
+ * otherwise `undefined` (`5.5`, `1e19`, `9223372036854775808`).
+ *
+ * Works on the digits as text, so a megabyte of digits or an exponent such as
+ * `1e999999999` costs one pass and never builds a huge bigint.
+ */
+export function parseInt64Literal(literal: string): bigint | undefined {
+  const match = NUMBER_LITERAL.exec(literal);
+  if (match === null) return undefined;
+  const sign = match[1] ?? '';
+  const fraction = match[3] ?? '';
+  const exponentText = match[4] ?? '0';
+
+  const significant = ((match[2] ?? '') + fraction).replace(LEADING_ZEROS, '');
+  if (significant === '') return 0n;
+
+  // An exponent this long is beyond any int64 one way or the other; only its sign matters.
+  let exponent = exponentText.length > 12 ? (exponentText.startsWith('-') ? -Infinity : Infinity) : Number(exponentText);
+  exponent -= fraction.length;
+  const digits = significant.replace(TRAILING_ZEROS, '');
+  exponent += significant.length - digits.length;
+
+  if (exponent < 0) return undefined;
+  if (digits.length + exponent > MAX_INT64_DIGITS) return undefined;
+  const value = BigInt(sign + digits + '0'.repeat(exponent));
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
+}

@@ -1,0 +1,79 @@
+import * as v from 'valibot';
+import { describeJsonError } from './describe-json-error.ts';
+import { describeUtf8Error } from './describe-utf8-error.ts';
+import { fail, type Result } from './failure.ts';
+import { findMemberSource } from './find-member-source.ts';
+import { parseInt64Literal } from './parse-int64-literal.ts';
+import { INT64_MAX, INT64_MIN, NewPlantSchema, type NewPlant } from './schemas.ts';
+
+// A leading BOM is dropped (RFC 8259 §8.1 lets parsers ignore it); anything else
+// that is not UTF-8 is refused rather than replaced with U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+// A number literal that JSON.parse might not keep exactly: one with a fraction or
+// an exponent, or with 16 or more digits (every integer of up to 15 digits is
+// below 2^53). Matching inside strings only costs the exact path, never correctness.
+const INEXACT_NUMBER = /[:,[]\s*-?(?:\d+[.eE]|\d{16})/;
+
+const ID_EXPECTED = `expected an integer from ${INT64_MIN} to ${INT64_MAX}`;
+const EXPECTED: Readonly<Record<keyof NewPlant, string>> = {
+  id: ID_EXPECTED,
+  name: 'expected a string',
+  tag: 'expected a string',
+};
+
+/**
+ * Turns request body bytes into a validated {@link NewPlant}, or the failure a
+ * client should see, in SPEC.md's order: UTF-8 and JSON syntax (1001), an object
+ * (1002), required fields (1003), field types and ranges (1004).
+ *
+ * The id is exact over the whole int64 range. The common body (no fractions, no
+ * exponents, no long numbers) costs one `JSON.parse`; only bodies that might hold
+ * an inexact number pay for reading the id's digits.
+ */
+export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return fail('invalid-json', describeUtf8Error(bytes));
+  }
+
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return fail('invalid-json', describeJsonError(text));
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return fail('not-an-object', `body: expected a JSON object, got ${describeJsonType(json)}`);
+  }
+
+  const record = json as Record<string, unknown>;
+  const id = record['id'];
+  if (typeof id === 'number') {
+    const exact = INEXACT_NUMBER.test(text) ? parseInt64Literal(findMemberSource(text, 'id') ?? '') : BigInt(id);
+    // A copy, so that the parsed object is never written to.
+    if (exact !== undefined) return validate({ ...record, id: exact });
+  }
+  return validate(record);
+}
+
+function validate(input: Record<string, unknown>): Result<NewPlant> {
+  const parsed = v.safeParse(NewPlantSchema, input);
+  if (parsed.success) return { ok: true, value: parsed.output };
+
+  let invalid: keyof NewPlant | undefined;
+  for (const issue of parsed.issues) {
+    const field = issue.path?.[0]?.key as keyof NewPlant;
+    if (!Object.hasOwn(input, field)) return fail('field-missing', `${field}: missing; ${EXPECTED[field]}`);
+    invalid ??= field;
+  }
+  return fail('field-invalid', `${invalid}: ${EXPECTED[invalid!]}`);
+}
+
+function describeJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,35 @@
+import type { Plant } from './schemas.ts';
+
+/**
+ * What {@link PlantStore.insertIfAbsent} did: stored the plant, found another
+ * plant under the id (and did not touch it), or had no room left.
+ */
+export type InsertResult =
+  | { readonly status: 'inserted' }
+  | { readonly status: 'exists'; readonly existing: Plant }
+  | { readonly status: 'full' };
+
+/**
+ * The storage interface. Implement it to keep plants anywhere; run the store
+ * contract suite from `@plant-store/core/testing` to check the implementation.
+ *
+ * A store may throw or reject for an outage (the client gets 503, code 1501);
+ * it answers `{ status: 'full' }` when a bound is reached (507, code 1502).
+ *
+ * @example
+ * const store: PlantStore = {
+ *   async insertIfAbsent(id, plant) { ... },
+ *   async get(id) { ... },
+ * };
+ */
+export interface PlantStore {
+  /**
+   * Stores `plant` under `id` unless a plant already has that id, atomically:
+   * of any number of concurrent calls for one id, exactly one inserts. On a
+   * clash it reports the stored plant, so the caller can tell a retry of the
+   * same create from a conflicting one.
+   */
+  insertIfAbsent(id: bigint, plant: Plant): Promise<InsertResult>;
+  /** The plant stored under `id`, if any. */
+  get(id: bigint): Promise<Plant | undefined>;
+}

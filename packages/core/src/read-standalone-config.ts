@@ -1,0 +1,72 @@
+import { staticTokens } from './static-tokens.ts';
+import type { Authenticate } from './authenticate.ts';
+
+/** Environment variables a standalone server reads; all optional. */
+export interface StandaloneEnv {
+  readonly HOST?: string | undefined;
+  readonly PORT?: string | undefined;
+  readonly PLANT_STORE_TOKENS?: string | undefined;
+  readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
+}
+
+/** How a standalone server should run, the same on every runtime. */
+export interface StandaloneConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly authenticate: Authenticate;
+  /** Set when `PLANT_STORE_TOKENS` was empty: the one token accepted, to print once. */
+  readonly generatedToken?: string;
+  readonly accessLog: boolean;
+}
+
+/** The lines a standalone server prints at start, the same on every runtime. */
+export function startupLines(config: StandaloneConfig, url: string): string[] {
+  const lines = [`plant-store listening on ${url}`];
+  if (config.generatedToken !== undefined) {
+    lines.push(`plant-store: PLANT_STORE_TOKENS is not set; the only accepted token is ${config.generatedToken}`);
+  }
+  return lines;
+}
+
+/** One access-log line: method, path (no query, which may hold secrets), status, milliseconds. */
+export function accessLogLine(method: string, url: string, status: number, milliseconds: number): string {
+  const query = url.indexOf('?');
+  return `${method} ${query < 0 ? url : url.slice(0, query)} ${status} ${milliseconds.toFixed(1)}ms`;
+}
+
+/**
+ * Reads a standalone server's settings from its environment (SPEC.md,
+ * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
+ * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
+ * the server is never open) and `PLANT_STORE_ACCESS_LOG` (`off` silences it).
+ *
+ * @throws TypeError for a port or token that cannot work, so a server refuses to start.
+ */
+export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const portText = env.PORT?.trim() || '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new TypeError(`PORT: expected 0 to 65535, got ${JSON.stringify(portText)}`);
+  const tokens = (env.PLANT_STORE_TOKENS ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
+  const generatedToken = tokens.length === 0 ? randomToken() : undefined;
+  let authenticate: Authenticate;
+  try {
+    authenticate = staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+  } catch (error) {
+    throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
+  }
+  const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
+  return generatedToken === undefined
+    ? { host, port, authenticate, accessLog }
+    : { host, port, authenticate, accessLog, generatedToken };
+}
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let token = '';
+  for (const byte of bytes) token += byte.toString(16).padStart(2, '0');
+  return token;
+}

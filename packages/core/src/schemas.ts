@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+
+/** Smallest int64, -2^63. */
+export const INT64_MIN = -(2n ** 63n);
+/** Largest int64, 2^63 - 1. */
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** An int64 id, held as a `bigint` so that every value survives exactly. */
+export const Int64Schema = v.pipe(v.bigint(), v.minValue(INT64_MIN), v.maxValue(INT64_MAX));
+
+/** The seed's Plant: a required `name` and an optional `tag`, both strings. */
+export const PlantSchema = v.object({
+  name: v.string(),
+  tag: v.optional(v.string()),
+});
+
+/**
+ * The seed's NewPlant: a Plant plus a required int64 `id`. Unknown keys are
+ * dropped by `v.object`, so they are neither stored nor echoed.
+ */
+export const NewPlantSchema = v.object({
+  id: Int64Schema,
+  ...PlantSchema.entries,
+});
+
+/** The seed's Error body: an int32 `error` code and a `message` for people. */
+export const ErrorSchema = v.object({
+  error: v.pipe(v.number(), v.integer(), v.minValue(-(2 ** 31)), v.maxValue(2 ** 31 - 1)),
+  message: v.string(),
+});
+
+/** A stored and returned plant. */
+export type Plant = v.InferOutput<typeof PlantSchema>;
+/** A validated create request, with the exact id. */
+export type NewPlant = v.InferOutput<typeof NewPlantSchema>;
+/** The body of every non-200 answer. */
+export type ErrorBody = v.InferOutput<typeof ErrorSchema>;

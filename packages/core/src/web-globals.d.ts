@@ -1,0 +1,35 @@
+// The core targets plain ES2022 so that the compiler rejects runtime-specific APIs
+// (`Buffer`, `process`, `Request`, `console`). These few declarations are the
+// exceptions: the WinterCG minimum common API that Node, Bun, Deno and workerd all
+// provide as globals. Only the members the core calls are declared.
+
+interface TextDecoderOptions {
+  fatal?: boolean;
+  ignoreBOM?: boolean;
+}
+
+declare class TextDecoder {
+  constructor(label?: string, options?: TextDecoderOptions);
+  decode(input?: Uint8Array): string;
+}
+
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+
+interface SubtleCrypto {
+  digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
+}
+
+interface Crypto {
+  readonly subtle: SubtleCrypto;
+}
+
+declare var crypto: Crypto;
+
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(handle: unknown): void;
+
+interface Crypto {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+}

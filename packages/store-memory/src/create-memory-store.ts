@@ -1,0 +1,76 @@
+import type { InsertResult, Plant, PlantStore } from '@plant-store/core';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Most plants held; past it, creates answer 507 (code 1502). Default 1,000,000. */
+  readonly maxPlants?: number;
+  /**
+   * Most bytes held, counted as 2 bytes per UTF-16 code unit of name and tag
+   * (V8's worst case) plus {@link ENTRY_OVERHEAD_BYTES} per plant. Default 256 MiB.
+   */
+  readonly maxBytes?: number;
+}
+
+/** A {@link PlantStore} held in this process, with its current fill. */
+export interface MemoryStore extends PlantStore {
+  /** Plants held. */
+  readonly size: number;
+  /** Bytes held, as counted against `maxBytes`. */
+  readonly bytes: number;
+}
+
+/** Default {@link MemoryStoreOptions.maxPlants}. */
+export const DEFAULT_MAX_PLANTS = 1_000_000;
+/** Default {@link MemoryStoreOptions.maxBytes}: 256 MiB. */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** What one plant costs beyond its strings: map entry, bigint key, plant object. */
+export const ENTRY_OVERHEAD_BYTES = 128;
+
+const INSERTED: InsertResult = { status: 'inserted' };
+const FULL: InsertResult = { status: 'full' };
+
+/**
+ * The embedded default store: a `Map` keyed by the exact `bigint` id, bounded
+ * by a plant count and a byte budget so that a flood of creates ends in 507
+ * answers rather than an out-of-memory crash. Everything is lost on restart.
+ *
+ * Insert-if-absent is atomic because the check and the write happen in one
+ * synchronous step; the promise only wraps the answer.
+ *
+ * @example
+ * const store = createMemoryStore({ maxPlants: 10_000 });
+ * createNodeHandler({ store, authenticate: staticTokens(['s3cret-token']) });
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxPlants = options.maxPlants ?? DEFAULT_MAX_PLANTS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  for (const [name, value] of [['maxPlants', maxPlants], ['maxBytes', maxBytes]] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new TypeError(`createMemoryStore: \`${name}\` must be a non-negative integer`);
+    }
+  }
+  const plants = new Map<bigint, Plant>();
+  let bytes = 0;
+
+  return {
+    get size() {
+      return plants.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+    insertIfAbsent(id, plant) {
+      const existing = plants.get(id);
+      if (existing !== undefined) return Promise.resolve({ status: 'exists', existing });
+      const cost = ENTRY_OVERHEAD_BYTES + 2 * (plant.name.length + (plant.tag?.length ?? 0));
+      if (plants.size >= maxPlants || bytes + cost > maxBytes) return Promise.resolve(FULL);
+      // A frozen copy: neither the caller's object nor a reader may change what is stored.
+      plants.set(id, Object.freeze(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }));
+      bytes += cost;
+      return Promise.resolve(INSERTED);
+    },
+    get(id) {
+      return Promise.resolve(plants.get(id));
+    },
+  };
+}
