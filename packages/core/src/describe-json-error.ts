@@ -51,7 +51,8 @@ function scanString(json: string, i: number): number {
   }
 }
 
-function findJsonErrorOffset(json: string): number | undefined {
+/** The offset of the first character that makes `json` not JSON, or `undefined` when it is JSON. */
+export function findJsonErrorOffset(json: string): number | undefined {
   const stack: number[] = [];
   let expect = Expect.Value;
   let i = skipWhitespace(json, 0);

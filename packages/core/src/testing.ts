@@ -1,1 +1,11 @@
-export {};
+export { anyString, int64, invalidCreate, outOfRangeInteger, validCreate } from './testing/arbitraries.ts';
+export { CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from './testing/conformance-scenarios.ts';
+export { describeHttpConformance, expectError, freshId } from './testing/describe-http-conformance.ts';
+export { describeStoreContract } from './testing/describe-store-contract.ts';
+export { send } from './testing/http-client.ts';
+
+export type { InvalidCreate, ValidCreate } from './testing/arbitraries.ts';
+export type { ConformanceScenario } from './testing/conformance-scenarios.ts';
+export type { ConformanceTarget, RunningTarget } from './testing/describe-http-conformance.ts';
+export type { StoreContractOptions } from './testing/describe-store-contract.ts';
+export type { RawRequest, RawResponse } from './testing/http-client.ts';

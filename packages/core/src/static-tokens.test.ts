@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readBearerCredential } from './authenticate.ts';
+import { staticTokens } from './static-tokens.ts';
+
+const b64token = () => fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/);
+const noRequest = undefined as never;
+
+describe('staticTokens', () => {
+  it('(5) accepts a token if and only if it equals a configured one', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(b64token(), { minLength: 1, maxLength: 4 }),
+        fc.oneof(b64token(), fc.string({ unit: 'binary', maxLength: 50 })),
+        fc.nat(),
+        async (tokens, other, pick) => {
+          const authenticate = staticTokens(tokens);
+          expect(await authenticate(tokens[pick % tokens.length]!, noRequest)).toBe(true);
+          expect(await authenticate(other, noRequest)).toBe(tokens.includes(other));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('refuses an empty list and tokens no client could send', () => {
+    expect(() => staticTokens([])).toThrow(TypeError);
+    expect(() => staticTokens(['has space'])).toThrow(TypeError);
+    expect(() => staticTokens(['a,b'])).toThrow(TypeError);
+  });
+});
+
+describe('readBearerCredential', () => {
+  it('reads the scheme case-insensitively and sorts out missing and malformed credentials', () => {
+    expect(readBearerCredential('Bearer abc')).toEqual({ kind: 'token', token: 'abc' });
+    expect(readBearerCredential('BEARER  abc=')).toEqual({ kind: 'token', token: 'abc=' });
+    expect(readBearerCredential(undefined)).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('')).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('Bearer')).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('Bearer   ')).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('Basic abc')).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('Bearerabc')).toEqual({ kind: 'missing' });
+    expect(readBearerCredential('Bearer a, Bearer b')).toEqual({ kind: 'malformed' });
+    expect(readBearerCredential('Bearer a=b')).toEqual({ kind: 'malformed' });
+  });
+});

@@ -1,0 +1,321 @@
+import { Agent } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';
+import { send, type RawRequest, type RawResponse } from './http-client.ts';
+
+/** A running server under test. */
+export interface RunningTarget {
+  /** Where the routes live, basePath included: `http://127.0.0.1:1234/api`. */
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** One adapter, mount or runtime to check. */
+export interface ConformanceTarget {
+  readonly name: string;
+  /**
+   * What a path the handler does not serve gets: `not-found` when standalone
+   * (404, code 1200); `host` when mounted, where the host answers 418 `host`.
+   */
+  readonly unmatched: 'not-found' | 'host';
+  /** Starts a server on port 0 built with `conformanceOptions(scenario, …)`. */
+  start(scenario: ConformanceScenario): Promise<RunningTarget>;
+}
+
+const AUTH = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
+const JSON_TYPE = { 'content-type': 'application/json' };
+const OK_HEADERS = { ...AUTH, ...JSON_TYPE };
+const INT64_MIN = '-9223372036854775808';
+const INT64_MAX = '9223372036854775807';
+
+/**
+ * Checks that `response` is the seed's Error body with `code` under `status`,
+ * and leaks nothing: exactly `error` and `message`, JSON content type, no
+ * stack trace, no token, no injected fault detail.
+ */
+export function expectError(response: RawResponse, status: number, code: number): void {
+  expect({ status: response.status, body: response.body }).toMatchObject({ status });
+  expect(response.headers['content-type']).toBe('application/json');
+  const body = JSON.parse(response.body) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['error', 'message']);
+  expect(body['error']).toBe(code);
+  expect(typeof body['message']).toBe('string');
+  expect((body['message'] as string).length).toBeGreaterThan(0);
+  expect(response.body).not.toContain(CONFORMANCE_TOKEN);
+  expect(response.body).not.toContain(INJECTED_FAULT_MESSAGE);
+  expect(response.body).not.toMatch(/\n\s+at |node:internal|\.ts:\d+/);
+}
+
+let nextId = BigInt(Date.now()) * 1000n;
+/** An id no earlier test used, so tests can share one store. */
+export function freshId(): bigint {
+  return ++nextId;
+}
+
+/**
+ * The HTTP behaviour every adapter, mount and runtime must share (SPEC.md), as
+ * a vitest suite over real sockets: every row of the status/code table, the
+ * int64 edges, idempotent replays, one winner among concurrent creates, chunked
+ * and oversized bodies.
+ *
+ * @example
+ * describeHttpConformance({
+ *   name: 'my mount',
+ *   unmatched: 'host',
+ *   start: async (scenario) => startMyServer(conformanceOptions(scenario, createMemoryStore())),
+ * });
+ */
+export function describeHttpConformance(target: ConformanceTarget): void {
+  describe(`HTTP conformance: ${target.name}`, () => {
+    const servers = new Map<ConformanceScenario, Promise<RunningTarget>>();
+    const server = (scenario: ConformanceScenario) => {
+      let started = servers.get(scenario);
+      if (started === undefined) servers.set(scenario, (started = target.start(scenario)));
+      return started;
+    };
+    const call = async (request: RawRequest, scenario: ConformanceScenario = 'working') => send((await server(scenario)).baseUrl, request);
+    const create = (body: string | Uint8Array, headers: Record<string, string> = OK_HEADERS) => call({ path: '/plants', headers, body });
+
+    beforeAll(async () => {
+      await server('working');
+    });
+    afterAll(async () => {
+      await Promise.all([...servers.values()].map(async (started) => (await started).close()));
+    });
+
+    describe('200: created, replayed', () => {
+      it('creates a plant and answers the Plant without id or unknown keys', async () => {
+        const id = freshId();
+        const response = await create(`{"id":${id},"name":"Monstera","tag":"tropical","owner":"x","__proto__":{"polluted":1}}`);
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json');
+        expect(response.body).toBe('{"name":"Monstera","tag":"tropical"}');
+        expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      });
+
+      it('omits tag when none was given, keeps empty and unicode strings exactly', async () => {
+        expect((await create(`{"id":${freshId()},"name":""}`)).body).toBe('{"name":""}');
+        const name = 'Kaktus 🌵 \u0000 "q" \\ \u2028';
+        const response = await create(`{"id":${freshId()},"name":${JSON.stringify(name)},"tag":""}`);
+        expect(response.status).toBe(200);
+        expect(JSON.parse(response.body)).toEqual({ name, tag: '' });
+      });
+
+      it('replays the same create with 200 and the same body; a different one is 409 and changes nothing', async () => {
+        const id = freshId();
+        const body = `{"id":${id},"name":"Fern","tag":"green"}`;
+        const first = await create(body);
+        expect(first.status).toBe(200);
+        const again = await create(body);
+        expect(again.status).toBe(200);
+        expect(again.body).toBe(first.body);
+        expectError(await create(`{"id":${id},"name":"Fern","tag":"blue"}`), 409, 1300);
+        expectError(await create(`{"id":${id},"name":"Fern"}`), 409, 1300);
+        expectError(await create(`{"id":${id},"name":"Other","tag":"green"}`), 409, 1300);
+        expect((await create(body)).body).toBe(first.body);
+      });
+
+      it('accepts integer forms 5.0 and 5e2 as the integers they are', async () => {
+        const base = freshId() * 1000n;
+        expect((await create(`{"id":${base}.0,"name":"a"}`)).status).toBe(200);
+        expect((await create(`{"id":${base},"name":"a"}`)).status).toBe(200);
+        expectError(await create(`{"id":${base},"name":"b"}`), 409, 1300);
+        expect((await create(`{"id":${base / 1000n}e3,"name":"a"}`)).status).toBe(200);
+      });
+
+      it('ignores the query string and accepts Bearer in any case and JSON with a UTF-8 charset', async () => {
+        const response = await call({
+          path: '/plants?debug=1',
+          headers: { authorization: `bEaReR ${CONFORMANCE_TOKEN}`, 'content-type': 'Application/JSON; charset="UTF-8"' },
+          body: `{"id":${freshId()},"name":"q"}`,
+        });
+        expect(response.status).toBe(200);
+      });
+
+      it('reads a chunked body', async () => {
+        const response = await call({
+          path: '/plants',
+          headers: OK_HEADERS,
+          chunked: true,
+          body: ['{"id":', `${freshId()},"na`, 'me":"chunked","tag":"', 'yes"}'],
+        });
+        expect(response.status).toBe(200);
+        expect(response.body).toBe('{"name":"chunked","tag":"yes"}');
+      });
+    });
+
+    describe('int64 ids', () => {
+      it('stores both extremes exactly and rejects one past each (1004)', async () => {
+        for (const id of [INT64_MIN, INT64_MAX]) {
+          const body = `{"id":${id},"name":"edge ${id}"}`;
+          const conflicting = `{"id":${id},"name":"other"}`;
+          expect((await create(body)).status).toBe(200);
+          expect((await create(body)).status).toBe(200);
+          expectError(await create(conflicting), 409, 1300);
+        }
+        for (const id of ['9223372036854775808', '-9223372036854775809', '1e19', '18446744073709551616']) {
+          expectError(await create(`{"id":${id},"name":"too big"}`), 400, 1004);
+        }
+      });
+
+      it('keeps 1152921504606846976 and 1152921504606846977 apart (a double would merge them)', async () => {
+        const a = await create('{"id":1152921504606846976,"name":"a"}');
+        const b = await create('{"id":1152921504606846977,"name":"b"}');
+        expect([a.status, b.status]).toEqual([200, 200]);
+        expect((await create('{"id":1152921504606846976,"name":"a"}')).status).toBe(200);
+        expect((await create('{"id":1152921504606846977,"name":"b"}')).status).toBe(200);
+        expectError(await create('{"id":1152921504606846977,"name":"a"}'), 409, 1300);
+        expectError(await create('{"id":1152921504606846976,"name":"b"}'), 409, 1300);
+      });
+    });
+
+    describe('400: bad bodies', () => {
+      it('1000 for no body and an empty one', async () => {
+        expectError(await call({ path: '/plants', headers: OK_HEADERS }), 400, 1000);
+        expectError(await call({ path: '/plants', headers: AUTH }), 400, 1000);
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, chunked: true, body: [] }), 400, 1000);
+      });
+
+      it('1001 for invalid JSON and invalid UTF-8, saying where', async () => {
+        const syntax = await create('{"id":1,"name":}');
+        expectError(syntax, 400, 1001);
+        expect(JSON.parse(syntax.body).message).toBe('invalid JSON at offset 15: unexpected "}"');
+        const utf8 = await create(new Uint8Array([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
+        expectError(utf8, 400, 1001);
+        expect(JSON.parse(utf8.body).message).toBe('body is not valid UTF-8 at byte 13');
+      });
+
+      it('1002 for JSON that is not an object', async () => {
+        for (const body of ['[]', '"plant"', 'null', '42', 'true']) expectError(await create(body), 400, 1002);
+      });
+
+      it('1003 for a missing id or name', async () => {
+        const response = await create('{"name":"n"}');
+        expectError(response, 400, 1003);
+        expect(JSON.parse(response.body).message).toMatch(/^id: /);
+        expectError(await create(`{"id":${freshId()}}`), 400, 1003);
+      });
+
+      it('1004 for a wrong type or an out-of-range value, naming the field', async () => {
+        const cases: [string, string][] = [
+          ['{"id":"5","name":"n"}', `id: expected an integer from ${INT64_MIN} to ${INT64_MAX}`],
+          ['{"id":5.5,"name":"n"}', `id: expected an integer from ${INT64_MIN} to ${INT64_MAX}`],
+          ['{"id":true,"name":"n"}', `id: expected an integer from ${INT64_MIN} to ${INT64_MAX}`],
+          ['{"id":null,"name":"n"}', `id: expected an integer from ${INT64_MIN} to ${INT64_MAX}`],
+          ['{"id":1,"name":5}', 'name: expected a string'],
+          ['{"id":1,"name":"n","tag":null}', 'tag: expected a string'],
+        ];
+        for (const [body, message] of cases) {
+          const response = await create(body);
+          expectError(response, 400, 1004);
+          expect(JSON.parse(response.body).message).toBe(message);
+        }
+      });
+    });
+
+    describe('401: authentication comes first', () => {
+      it('1100 without credentials, with another scheme or an empty token', async () => {
+        for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', CONFORMANCE_TOKEN]) {
+          const headers: Record<string, string> = { ...JSON_TYPE };
+          if (authorization !== undefined) headers['authorization'] = authorization;
+          const response = await create(`{"id":${freshId()},"name":"n"}`, headers);
+          expectError(response, 401, 1100);
+          expect(response.headers['www-authenticate']).toBe('Bearer realm="plant-store"');
+        }
+      });
+
+      it('1101 for a rejected token, with error="invalid_token"', async () => {
+        for (const token of ['wrong-token', `${CONFORMANCE_TOKEN}x`, CONFORMANCE_TOKEN.slice(0, -1), 'not a token']) {
+          const response = await create(`{"id":${freshId()},"name":"n"}`, { ...JSON_TYPE, authorization: `Bearer ${token}` });
+          expectError(response, 401, 1101);
+          expect(response.headers['www-authenticate']).toBe('Bearer realm="plant-store", error="invalid_token"');
+        }
+      });
+
+      it('answers 401 before looking at the body, and stores nothing', async () => {
+        const id = freshId();
+        expectError(await call({ path: '/plants', headers: { ...JSON_TYPE, authorization: 'Bearer nope' }, body: `{"id":${id},"name":"sneaky"}` }), 401, 1101);
+        expectError(await call({ path: '/plants', headers: { authorization: 'Bearer nope', 'content-type': 'text/plain' }, body: 'x'.repeat(4 << 20) }), 401, 1101);
+        expect((await create(`{"id":${id},"name":"honest"}`)).status).toBe(200);
+      });
+    });
+
+    describe('404, 405: routes', () => {
+      it(target.unmatched === 'host' ? 'hands unknown paths to the host' : '1200 for paths that are not routes', async () => {
+        for (const path of ['/', '/plant', '/plants/', '/plants/1', '/PLANTS']) {
+          const response = await call({ method: 'POST', path, headers: OK_HEADERS, body: '{}' });
+          if (target.unmatched === 'host') {
+            expect(response.status).toBe(418);
+            expect(response.body).toBe('host');
+          } else expectError(response, 404, 1200);
+        }
+      });
+
+      it('1201 with Allow: POST for another method on /plants', async () => {
+        for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+          const response = await call({ method, path: '/plants', headers: AUTH });
+          expectError(response, 405, 1201);
+          expect(response.headers['allow']).toBe('POST');
+        }
+      });
+    });
+
+    describe('413, 415: size and media type', () => {
+      it('1400 for an 8 MiB body, declared or chunked, and keeps serving', async () => {
+        const big = `{"id":1,"name":"${'x'.repeat(8 << 20)}"}`;
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, body: big }), 413, 1400);
+        const chunks = Array.from({ length: 128 }, () => 'x'.repeat(64 << 10));
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, chunked: true, body: ['{"id":1,"name":"', ...chunks, '"}'] }), 413, 1400);
+        expect((await create(`{"id":${freshId()},"name":"after"}`)).status).toBe(200);
+      });
+
+      it('accepts a body of exactly 1 MiB', async () => {
+        const prefix = `{"id":${freshId()},"name":"`;
+        const body = `${prefix}${'y'.repeat((1 << 20) - prefix.length - 2)}"}`;
+        expect(Buffer.byteLength(body)).toBe(1 << 20);
+        expect((await create(body)).status).toBe(200);
+        expectError(await create(`${body} `), 413, 1400);
+      });
+
+      it('1401 for a missing or non-JSON Content-Type, or a charset other than UTF-8', async () => {
+        for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonx', 'json']) {
+          const headers: Record<string, string> = { ...AUTH };
+          if (type !== undefined) headers['content-type'] = type;
+          expectError(await create(`{"id":${freshId()},"name":"n"}`, headers), 415, 1401);
+        }
+      });
+    });
+
+    describe('409: one winner', () => {
+      it('lets exactly one of 32 concurrent creates of one id win', async () => {
+        const id = freshId();
+        const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+        try {
+          const base = (await server('working')).baseUrl;
+          const responses = await Promise.all(
+            Array.from({ length: 32 }, (_, i) => send(base, { path: '/plants', headers: OK_HEADERS, body: `{"id":${id},"name":"racer ${i}"}`, agent })),
+          );
+          const statuses = responses.map((response) => response.status).sort();
+          expect(statuses).toEqual([200, ...Array<number>(31).fill(409)]);
+          const winner = responses.find((response) => response.status === 200)!;
+          expect((await create(`{"id":${id},"name":${JSON.stringify(JSON.parse(winner.body).name)}}`)).status).toBe(200);
+        } finally {
+          agent.destroy();
+        }
+      });
+    });
+
+    describe('5xx: failures of what the service depends on', () => {
+      const plant = () => `{"id":${freshId()},"name":"n"}`;
+      it('500 (1500) when the verifier throws, without its details', async () => {
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, body: plant() }, 'authenticate-throwing'), 500, 1500);
+      });
+      it('503 (1501) when the store fails, without its details', async () => {
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, body: plant() }, 'store-failing'), 503, 1501);
+      });
+      it('507 (1502) when the store is full', async () => {
+        expectError(await call({ path: '/plants', headers: OK_HEADERS, body: plant() }, 'store-full'), 507, 1502);
+      });
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import { Agent, request } from 'node:http';
+
+/** A response as the suite sees it: status, lowercase headers, body text. */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+/** What to send; `body` chunks are written one by one, without `Content-Length` when `chunked`. */
+export interface RawRequest {
+  readonly method?: string;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string | string[]>>;
+  readonly body?: string | Uint8Array | readonly (string | Uint8Array)[];
+  readonly chunked?: boolean;
+  readonly agent?: Agent;
+}
+
+/**
+ * Sends one request over a real socket with `node:http` (not fetch, which
+ * would tidy headers and bodies) and resolves with the answer. A server that
+ * answers early and closes while the body is still being written (413, 401)
+ * is fine: the answer counts, the write error does not.
+ */
+export function send(baseUrl: string, options: RawRequest): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  const chunks = options.body === undefined ? [] : Array.isArray(options.body) ? options.body : [options.body];
+  const headers: Record<string, string | string[]> = { ...options.headers };
+  if (!options.chunked) {
+    let length = 0;
+    for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    headers['content-length'] = String(length);
+  }
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? 'POST',
+        path: `${url.pathname.replace(/\/$/, '')}${options.path}`,
+        headers,
+        agent: options.agent ?? false,
+      },
+      (res) => {
+        answered = true;
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    let wake = () => {};
+    req.on('drain', () => wake());
+    req.on('close', () => wake());
+    const writeAll = async () => {
+      for (const chunk of chunks) {
+        if (req.destroyed || answered) return;
+        if (!req.write(chunk)) await new Promise<void>((done) => (wake = done));
+      }
+      req.end();
+    };
+    void writeAll().catch(() => {});
+  });
+}
