@@ -4,8 +4,13 @@ import { FetchPlantRequest } from './fetch-plant-request.ts';
 /** Options of {@link createFetchHandler}: exactly the core's handler options. */
 export type FetchHandlerOptions = PlantHandlerOptions;
 
+/** What a Worker passes beside the request: `waitUntil` keeps background work alive. */
+export interface FetchContext {
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
 /** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type FetchHandler = (request: Request, context?: FetchContext) => Promise<Response>;
 
 /**
  * Serves Plant Store as a Fetch-API handler (`Request` → `Response`) for
@@ -23,8 +28,12 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   const handle = createPlantHandler({ onError: logError, ...options });
-  return async function plantStoreFetchHandler(request) {
-    const response = await handle(new FetchPlantRequest(request));
+  return async function plantStoreFetchHandler(request, context) {
+    const plantRequest = new FetchPlantRequest(request);
+    const response = await handle(plantRequest);
+    const discarding = plantRequest.discardUnread();
+    // A Worker cancels what runs after its answer unless told to wait for it.
+    if (typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     return new Response(response.body, { status: response.status, headers: response.headers });
   };
 }

@@ -15,5 +15,7 @@ export type NodeServerAdapter = ServerAdapter<object, ServerAdapterBaseObject<ob
  * createServer(createNodeServerAdapter({ store, authenticate })).listen(8080);
  */
 export function createNodeServerAdapter(options: FetchHandlerOptions): NodeServerAdapter {
-  return createServerAdapter(createFetchHandler(options));
+  const handler = createFetchHandler(options);
+  // The adapter's second argument is its server context, not a Worker's.
+  return createServerAdapter((request: Request) => handler(request));
 }

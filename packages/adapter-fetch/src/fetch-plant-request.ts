@@ -3,12 +3,16 @@ import type { BodyResult, PlantRequest } from '@plant-store/core';
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 const EMPTY: BodyResult = { ok: true, bytes: new Uint8Array(0) };
+// How much of an unwanted body is still read and dropped after answering.
+const DISCARD_LIMIT = 64 * 1024 * 1024;
 
 /** A WHATWG `Request` seen as the core's plain {@link PlantRequest}. */
 export class FetchPlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
   readonly #request: Request;
+  /** Set while part of the body is still unread. */
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
   constructor(request: Request) {
     this.#request = request;
@@ -26,7 +30,7 @@ export class FetchPlantRequest implements PlantRequest {
     if (declared !== null && Number(declared) > maxBytes) return TOO_LARGE;
     const body = request.body;
     if (body === null) return EMPTY;
-    const reader = body.getReader();
+    const reader = (this.#reader = body.getReader());
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
@@ -34,16 +38,14 @@ export class FetchPlantRequest implements PlantRequest {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.byteLength;
-        if (size > maxBytes) {
-          // Stop pulling: whatever the client still sends is not buffered.
-          void reader.cancel().catch(() => {});
-          return TOO_LARGE;
-        }
+        // Stop keeping bytes at the limit; `discardUnread` drops the rest.
+        if (size > maxBytes) return TOO_LARGE;
         chunks.push(value);
       }
     } catch {
       return ABORTED;
     }
+    this.#reader = undefined;
     if (chunks.length === 1) return { ok: true, bytes: chunks[0]! };
     const bytes = new Uint8Array(size);
     let offset = 0;
@@ -53,10 +55,36 @@ export class FetchPlantRequest implements PlantRequest {
     }
     return { ok: true, bytes };
   }
+
+  /**
+   * Reads and drops, in the background, whatever of the body the core did not
+   * want (a 401 never reads it, a 413 stops at the limit), so that the client
+   * can finish sending and read its answer instead of meeting a connection
+   * reset. Nothing is kept; past 64 MiB the stream is cancelled instead.
+   */
+  async discardUnread(): Promise<void> {
+    const body = this.#request.body;
+    let reader = this.#reader;
+    if (reader === undefined) {
+      if (body === null || body.locked || this.#request.bodyUsed) return;
+      reader = body.getReader();
+    }
+    this.#reader = undefined;
+    try {
+      for (let dropped = 0; dropped <= DISCARD_LIMIT; ) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        dropped += value.byteLength;
+      }
+      await reader.cancel();
+    } catch {
+      // The client went away: nothing is left to drop.
+    }
+  }
 }
 
 /** `https://host:8080/plants?x=1` → `/plants?x=1`, without the cost of `new URL`. */
-function pathAndQuery(url: string): string {
+export function pathAndQuery(url: string): string {
   const scheme = url.indexOf('://');
   if (scheme < 0) return url;
   const slash = url.indexOf('/', scheme + 3);

@@ -40,16 +40,38 @@ export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   };
 }
 
+/** How long an answer waits for the rest of an unwanted body before the connection may close. */
+const LINGER_MS = 2_000;
+
 function writeResponse(req: IncomingMessage, res: ServerResponse, response: PlantResponse): void {
   if (res.headersSent || res.destroyed) return;
-  // An unread body would otherwise be drained by Node at its own pace, and a
-  // closing server should not invite the next request on this connection.
+  // A closing server should not invite the next request on this connection.
   const server = (req.socket as { server?: { listening?: boolean } } | null)?.server;
-  if (!req.complete || server?.listening === false) res.shouldKeepAlive = false;
+  if (server?.listening === false) res.shouldKeepAlive = false;
   res.statusCode = response.status;
   const headers = response.headers;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  res.end(response.body);
+  if (req.complete) {
+    res.end(response.body);
+    return;
+  }
+  // Part of the body is still on its way (a 401 never reads it, a 413 stops at
+  // the limit). Ending now could close the connection under a client that is
+  // still sending, and the reset could lose this answer. So: send the answer
+  // whole, drop the rest of the body, and end once it is in (or LINGER_MS).
+  res.setHeader('content-length', Buffer.byteLength(response.body));
+  res.write(response.body);
+  req.resume();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    res.end();
+  };
+  const timer = setTimeout(end, LINGER_MS);
+  req.once('end', end);
+  req.once('close', end);
 }
 
 function logError(error: unknown): void {

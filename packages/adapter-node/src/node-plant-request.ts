@@ -43,9 +43,10 @@ export class NodePlantRequest implements PlantRequest {
       const onData = (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxBytes) {
-          // Stop reading: the adapter closes the connection after answering.
+          // Keep nothing more: the rest is read and dropped, so the client can
+          // finish sending and read its 413 instead of meeting a reset.
           cleanup();
-          req.pause();
+          req.resume();
           resolve(TOO_LARGE);
           return;
         }

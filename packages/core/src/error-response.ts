@@ -25,3 +25,10 @@ export function errorResponse(kind: ErrorKind, message: string): PlantResponse {
     body: `{"error":${code},"message":${JSON.stringify(message)}}`,
   };
 }
+
+/**
+ * The answer to a request that arrives while a server drains for shutdown:
+ * 503 (1501), to be sent with `Connection: close` so the client retries on a
+ * new connection, to a server that is still accepting.
+ */
+export const SHUTTING_DOWN: PlantResponse = errorResponse('storage-unavailable', 'the server is shutting down; retry on a new connection');

@@ -1,7 +1,7 @@
 export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
 export { createPlant } from './create-plant.ts';
 export { createPlantHandler, DEFAULT_MAX_BODY_BYTES } from './create-plant-handler.ts';
-export { errorResponse, JSON_HEADERS } from './error-response.ts';
+export { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
 export { isJsonMediaType } from './is-json-media-type.ts';

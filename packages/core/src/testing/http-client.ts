@@ -32,6 +32,9 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
     for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     headers['content-length'] = String(length);
   }
+  // A keep-alive agent of its own rather than `agent: false`, which would send
+  // `Connection: close` (adapter-node's lingering.test.ts covers that case).
+  const agent = options.agent ?? new Agent({ keepAlive: true, maxSockets: 1 });
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = request(
@@ -41,12 +44,13 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
         method: options.method ?? 'POST',
         path: `${url.pathname.replace(/\/$/, '')}${options.path}`,
         headers,
-        agent: options.agent ?? false,
+        agent,
       },
       (res) => {
         answered = true;
         const parts: Buffer[] = [];
         res.on('data', (part: Buffer) => parts.push(part));
+        if (options.agent === undefined) res.on('end', () => agent.destroy());
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
         res.on('error', reject);
       },

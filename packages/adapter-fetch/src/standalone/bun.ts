@@ -1,0 +1,3 @@
+import { serveBun } from './serve-bun.ts';
+
+serveBun();

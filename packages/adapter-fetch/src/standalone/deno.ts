@@ -1,0 +1,3 @@
+import { serveDeno } from './serve-deno.ts';
+
+serveDeno();

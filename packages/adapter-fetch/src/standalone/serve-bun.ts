@@ -1,0 +1,31 @@
+import { startupLines } from '@plant-store/core';
+import { createStandalone, type BuildOptions } from './create-standalone.ts';
+
+interface BunServer {
+  readonly url: URL;
+  stop(closeActiveConnections?: boolean): Promise<void>;
+}
+declare const Bun: {
+  readonly env: Record<string, string | undefined>;
+  serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): BunServer;
+};
+declare const process: { on(signal: string, listener: () => void): void; exit(code: number): never };
+
+/**
+ * Serves Plant Store standalone on Bun (`pnpm start:bun`): `HOST`, `PORT`,
+ * `PLANT_STORE_TOKENS`, access log, and on SIGINT/SIGTERM `server.stop()`,
+ * which stops accepting and lets requests in flight finish, then exit 0.
+ */
+export function serveBun(build?: BuildOptions): void {
+  const { config, fetch } = createStandalone(Bun.env, (line) => console.log(line), build);
+  const server = Bun.serve({ hostname: config.host, port: config.port, fetch });
+  for (const line of startupLines(config, server.url.origin)) console.log(line);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void server.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

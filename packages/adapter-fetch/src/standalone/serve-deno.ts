@@ -1,0 +1,67 @@
+import { SHUTTING_DOWN, startupLines, type StandaloneEnv } from '@plant-store/core';
+import { createStandalone, type BuildOptions } from './create-standalone.ts';
+
+declare const Deno: {
+  env: { get(name: string): string | undefined };
+  serve(
+    options: { hostname: string; port: number; onListen(address: { hostname: string; port: number }): void },
+    handler: (request: Request) => Promise<Response>,
+  ): { shutdown(): Promise<void>; finished: Promise<void> };
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  exit(code: number): never;
+};
+
+/** The only variables read; Deno runs with `--allow-env` for exactly these. */
+const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG'] as const;
+/** Longest wait for requests in flight before shutting down regardless. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Serves Plant Store standalone on Deno (`pnpm start:deno`): `HOST`, `PORT`,
+ * `PLANT_STORE_TOKENS`, access log, and a graceful stop on SIGINT/SIGTERM.
+ *
+ * `server.shutdown()` cuts the bodies of requests still being received, so the
+ * stop comes in two steps: first requests in flight finish while new ones get
+ * 503 with `Connection: close`, then the server shuts down and exits 0.
+ */
+export function serveDeno(build?: BuildOptions, extraVariables: readonly string[] = []): void {
+  const env: Record<string, string | undefined> = {};
+  for (const name of [...VARIABLES, ...extraVariables]) env[name] = Deno.env.get(name);
+  const { config, fetch } = createStandalone(env as StandaloneEnv, (line) => console.log(line), build);
+  let inFlight = 0;
+  // Set once a stop began: called when the last request in flight is done.
+  const drain: { done?: () => void } = {};
+  const server = Deno.serve(
+    {
+      hostname: config.host,
+      port: config.port,
+      onListen: ({ hostname, port }) => {
+        for (const line of startupLines(config, `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`)) console.log(line);
+      },
+    },
+    async (request) => {
+      if (drain.done !== undefined) {
+        return new Response(SHUTTING_DOWN.body, { status: SHUTTING_DOWN.status, headers: { ...SHUTTING_DOWN.headers, connection: 'close' } });
+      }
+      inFlight++;
+      try {
+        return await fetch(request);
+      } finally {
+        if (--inFlight === 0) drain.done?.();
+      }
+    },
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const drained = new Promise<void>((resolve) => {
+      drain.done = resolve;
+      if (inFlight === 0) resolve();
+      setTimeout(resolve, DRAIN_TIMEOUT_MS);
+    });
+    void drained.then(() => server.shutdown()).then(() => Deno.exit(0));
+  };
+  Deno.addSignalListener('SIGINT', stop);
+  Deno.addSignalListener('SIGTERM', stop);
+}

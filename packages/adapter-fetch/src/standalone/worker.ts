@@ -1,0 +1,3 @@
+import { createWorker } from './create-worker.ts';
+
+export default createWorker();

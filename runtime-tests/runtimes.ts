@@ -1,0 +1,155 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/core/testing';
+
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const here = fileURLToPath(new URL('.', import.meta.url));
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
+
+const DENO_ENV = '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG';
+
+/** A runtime the standalone server must work on, and how to start it there. */
+export interface Runtime {
+  readonly name: string;
+  /** The runtime's own binary. */
+  readonly binary: string;
+  readonly versionArgs: readonly string[];
+  /** The production standalone entry: what `pnpm start…` runs. */
+  readonly production: readonly string[];
+  /** The same launcher with the store or verifier a fault scenario needs. */
+  readonly fixture: readonly string[];
+}
+
+function nodeRuntime(name: string, binary: string): Runtime {
+  return {
+    name,
+    binary,
+    versionArgs: ['--version'],
+    production: [join(root, 'packages/adapter-node/dist/cli.js')],
+    fixture: [join(here, 'dist/node.js')],
+  };
+}
+
+/** Every runtime of the test run; each binary comes from a registry package. */
+export const RUNTIMES: readonly Runtime[] = [
+  nodeRuntime('Node 20', process.execPath),
+  nodeRuntime('Node 22', join(packageDir('node22'), 'bin/node')),
+  nodeRuntime('Node 24', join(packageDir('node24'), 'bin/node')),
+  {
+    name: 'Bun',
+    binary: join(packageDir('bun'), 'bin/bun.exe'),
+    versionArgs: ['--version'],
+    production: [join(root, 'packages/adapter-fetch/dist/standalone/bun.js')],
+    fixture: [join(here, 'dist/bun.js')],
+  },
+  {
+    name: 'Deno',
+    binary: join(packageDir('deno'), 'deno'),
+    versionArgs: ['--version'],
+    production: ['run', '--allow-net', DENO_ENV, join(root, 'packages/adapter-fetch/dist/standalone/deno.js')],
+    fixture: ['run', '--allow-net', `${DENO_ENV},CONFORMANCE_SCENARIO`, join(here, 'dist/deno.js')],
+  },
+  {
+    name: 'workerd',
+    binary: process.execPath,
+    versionArgs: [join(packageDir('workerd'), 'bin/workerd'), '--version'],
+    production: [join(root, 'packages/adapter-fetch/dist/standalone/workerd.js')],
+    fixture: [join(here, 'dist/workerd.js')],
+  },
+];
+
+/** The version a runtime reports, e.g. `v22.23.3` or `workerd 2026-07-30`. */
+export function runtimeVersion(runtime: Runtime): string {
+  const [first, ...rest] = runtime.versionArgs;
+  const binary = runtime.name === 'workerd' ? first! : runtime.binary;
+  const args = runtime.name === 'workerd' ? rest : runtime.versionArgs;
+  return execFileSync(binary, args, { encoding: 'utf8' }).split('\n')[0]!.trim();
+}
+
+/** A standalone server in its own process. */
+export interface SpawnedServer extends RunningTarget {
+  readonly child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * Starts `runtime` serving on 127.0.0.1 and a free port, and resolves once it
+ * prints where it listens. A runtime that cannot start rejects with its output,
+ * so the run fails with the reason instead of skipping.
+ */
+export async function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const args = scenario === 'working' ? runtime.production : runtime.fixture;
+  const child = spawn(runtime.binary, args, {
+    cwd: root,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
+      PLANT_STORE_ACCESS_LOG: 'off',
+      CONFORMANCE_SCENARIO: scenario,
+      DENO_NO_UPDATE_CHECK: '1',
+      DO_NOT_TRACK: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that helpers it starts (workerd under miniflare)
+    // can be cleaned up with it whatever happens.
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      killGroup(child);
+      resolve(code ?? (signal ? -1 : null));
+    }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${runtime.name} (${scenario}) did not start within 30 s:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /plant-store listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${runtime.name} (${scenario}) exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return {
+    baseUrl: url,
+    child,
+    exited,
+    output: () => output,
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      killGroup(child);
+    },
+  };
+}
+
+/** Ends whatever is left of a server's process group. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Nothing left.
+  }
+}

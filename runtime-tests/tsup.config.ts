@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+// Fixture servers for the fault scenarios: production launchers with a failing
+// store or verifier, one self-contained file per runtime.
+const common = { outDir: 'dist', format: ['esm'] as const, target: 'es2022', splitting: false, clean: false, noExternal: [/^(?!miniflare$)/] };
+
+export default defineConfig([
+  { ...common, entry: { bun: 'fixtures/bun.ts', deno: 'fixtures/deno.ts', worker: 'fixtures/worker.ts' }, platform: 'neutral' },
+  { ...common, entry: { node: 'fixtures/node.ts', workerd: 'fixtures/workerd.ts' }, platform: 'node', external: ['miniflare'] },
+]);
