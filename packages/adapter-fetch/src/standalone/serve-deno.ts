@@ -29,8 +29,9 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
   for (const name of [...VARIABLES, ...extraVariables]) env[name] = Deno.env.get(name);
   const { config, fetch } = createStandalone(env as StandaloneEnv, (line) => console.log(line), build);
   let inFlight = 0;
-  // Set once a stop began: called when the last request in flight is done.
-  const drain: { done?: () => void } = {};
+  let draining = false;
+  // Called when the last request in flight is done.
+  let onIdle = () => {};
   const server = Deno.serve(
     {
       hostname: config.host,
@@ -40,14 +41,14 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
       },
     },
     async (request) => {
-      if (drain.done !== undefined) {
+      if (draining) {
         return new Response(SHUTTING_DOWN.body, { status: SHUTTING_DOWN.status, headers: { ...SHUTTING_DOWN.headers, connection: 'close' } });
       }
       inFlight++;
       try {
         return await fetch(request);
       } finally {
-        if (--inFlight === 0) drain.done?.();
+        if (--inFlight === 0) onIdle();
       }
     },
   );
@@ -56,7 +57,8 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
     if (stopping) return;
     stopping = true;
     const drained = new Promise<void>((resolve) => {
-      drain.done = resolve;
+      draining = true;
+      onIdle = resolve;
       if (inFlight === 0) resolve();
       setTimeout(resolve, DRAIN_TIMEOUT_MS);
     });
