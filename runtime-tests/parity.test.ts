@@ -36,7 +36,7 @@ const REQUESTS: readonly { label: string; status: number; scenario?: Conformance
   { label: '1200 no such route', status: 404, request: { method: 'POST', path: '/plant', headers: OK, body: '{}' } },
   { label: '1201 GET /plants', status: 405, request: { method: 'GET', path: '/plants', headers: OK } },
   { label: '1300 conflict', status: 409, request: post('{"id":7,"name":"Fern","tag":"blue"}') },
-  { label: '1400 2 MiB body', status: 413, request: post(`{"id":14,"name":"${'x'.repeat(2 << 20)}"}`) },
+  { label: '1400 2 MiB body', status: 413, request: post(`{"id":14,"name":"${'x'.repeat(2 << 20)}"}`, { ...OK, expect: '100-continue' }) },
   { label: '1401 text/plain', status: 415, request: post('{"id":15,"name":"n"}', { ...OK, 'content-type': 'text/plain' }) },
   { label: '1500 verifier throws', status: 500, scenario: 'authenticate-throwing', request: post('{"id":16,"name":"n"}') },
   { label: '1501 store fails', status: 503, scenario: 'store-failing', request: post('{"id":17,"name":"n"}') },

@@ -33,6 +33,13 @@ function nodeRuntime(name: string, binary: string): Runtime {
   };
 }
 
+/** Finds a runtime by name. */
+export function runtime(name: string): Runtime {
+  const found = RUNTIMES.find((candidate) => candidate.name === name);
+  if (found === undefined) throw new Error(`no runtime ${name}`);
+  return found;
+}
+
 /** Every runtime of the test run; each binary comes from a registry package. */
 export const RUNTIMES: readonly Runtime[] = [
   nodeRuntime('Node 20', process.execPath),
@@ -83,18 +90,27 @@ export interface SpawnedServer extends RunningTarget {
  * prints where it listens. A runtime that cannot start rejects with its output,
  * so the run fails with the reason instead of skipping.
  */
-export async function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}): Promise<SpawnedServer> {
-  const args = scenario === 'working' ? runtime.production : runtime.fixture;
-  const child = spawn(runtime.binary, args, {
-    cwd: root,
+export function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}): Promise<SpawnedServer> {
+  return spawnListening(`${runtime.name} (${scenario})`, runtime.binary, scenario === 'working' ? runtime.production : runtime.fixture, {
+    PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
+    PLANT_STORE_ACCESS_LOG: 'off',
+    CONFORMANCE_SCENARIO: scenario,
+    ...env,
+  });
+}
+
+/**
+ * Runs `binary args` with `PORT=0` on 127.0.0.1 and resolves once it prints
+ * `listening on http://…`; rejects with its output if it exits or stays silent.
+ */
+export async function spawnListening(name: string, binary: string, args: readonly string[], env: Record<string, string>, cwd = root): Promise<SpawnedServer> {
+  const child = spawn(binary, args, {
+    cwd,
     env: {
       PATH: process.env['PATH'] ?? '',
       HOME: process.env['HOME'] ?? '/tmp',
       HOST: '127.0.0.1',
       PORT: '0',
-      PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
-      PLANT_STORE_ACCESS_LOG: 'off',
-      CONFORMANCE_SCENARIO: scenario,
       DENO_NO_UPDATE_CHECK: '1',
       DO_NOT_TRACK: '1',
       ...env,
@@ -114,9 +130,9 @@ export async function spawnServer(runtime: Runtime, scenario: ConformanceScenari
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${runtime.name} (${scenario}) did not start within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s:\n${output}`)), 30_000);
     const check = () => {
-      const match = /plant-store listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -125,7 +141,7 @@ export async function spawnServer(runtime: Runtime, scenario: ConformanceScenari
     child.stdout!.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${runtime.name} (${scenario}) exited with ${code} before listening:\n${output}`));
+      reject(new Error(`${name} exited with ${code} before listening:\n${output}`));
     });
   });
   return {

@@ -21,7 +21,7 @@ export interface RawRequest {
  * Sends one request over a real socket with `node:http` (not fetch, which
  * would tidy headers and bodies) and resolves with the answer. A server that
  * answers early and closes while the body is still being written (413, 401)
- * is fine: the answer counts, the write error does not.
+ * is fine once the answer is in: the answer counts, the write error does not.
  */
 export function send(baseUrl: string, options: RawRequest): Promise<RawResponse> {
   const url = new URL(baseUrl);
@@ -68,6 +68,10 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
       }
       req.end();
     };
-    void writeAll().catch(() => {});
+    // With `Expect: 100-continue` the body waits for the server's go-ahead, and
+    // is never sent when the answer (a 413, a 401) comes first.
+    const expectsContinue = Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'expect' && String(value).toLowerCase() === '100-continue');
+    if (expectsContinue) req.once('continue', () => void writeAll().catch(() => {}));
+    else void writeAll().catch(() => {});
   });
 }
