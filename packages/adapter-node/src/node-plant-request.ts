@@ -11,12 +11,15 @@ const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 export class NodePlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
+  readonly mountPath: string | undefined;
   readonly #req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
     this.#req = req;
     this.method = req.method ?? '';
     this.url = req.url ?? '';
+    // Express strips its mount path from `url` and keeps it here.
+    this.mountPath = (req as { baseUrl?: string }).baseUrl;
   }
 
   header(name: string): string | undefined {

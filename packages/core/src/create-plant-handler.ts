@@ -4,6 +4,7 @@ import { errorResponse, JSON_HEADERS } from './error-response.ts';
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
+import { createOpenApiDocument } from './openapi-document.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import type { PlantStore } from './plant-store.ts';
 
@@ -43,7 +44,10 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'), unmatched: true };
 const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
 const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
-const METHOD_NOT_ALLOWED = errorResponse('method-not-allowed', 'method not allowed; allowed: POST');
+const POST_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: POST', { allow: 'POST' });
+const GET_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: GET', { allow: 'GET' });
+// Documents kept for this many distinct mount points; more are built per request.
+const MAX_CACHED_DOCUMENTS = 16;
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
 const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
 const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
@@ -51,9 +55,10 @@ const INTERNAL = errorResponse('internal', 'internal error');
 
 /**
  * Builds the Plant Store HTTP handler over plain data: a {@link PlantRequest}
- * in, a {@link PlantResponse} out. It routes, authenticates, reads and
- * validates the body and creates the plant, in SPEC.md's order, and never
- * rejects: unexpected errors go to `onError` and the client gets a bare 500.
+ * in, a {@link PlantResponse} out. It serves `POST {basePath}/plants` (routing,
+ * authentication, body, validation, storage, in SPEC.md's order) and
+ * `GET {basePath}/openapi.json` (no authentication), and never rejects:
+ * unexpected errors go to `onError` and the client gets a bare 500.
  *
  * @throws TypeError at construction for invalid options.
  * @example
@@ -75,6 +80,18 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   }
 
   const plantsPath = `${basePath}/plants`;
+  const documentPath = `${basePath}/openapi.json`;
+  const documents = new Map<string, PlantResponse>();
+
+  function documentResponse(request: PlantRequest): PlantResponse {
+    const serverUrl = `${request.mountPath ?? ''}${basePath}` || '/';
+    let response = documents.get(serverUrl);
+    if (response === undefined) {
+      response = { status: 200, headers: JSON_HEADERS, body: JSON.stringify(createOpenApiDocument(serverUrl)) };
+      if (documents.size < MAX_CACHED_DOCUMENTS) documents.set(serverUrl, response);
+    }
+    return response;
+  }
 
   function report(error: Failure, request: PlantRequest): PlantResponse {
     if (error.cause !== undefined) safely(() => onError(error.cause, { request, kind: 'storage-unavailable' }));
@@ -105,8 +122,11 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
 
   return async function handlePlantRequest(request) {
     const path = pathOf(request.url);
-    if (path !== plantsPath) return NOT_FOUND;
-    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+    if (path !== plantsPath) {
+      if (path !== documentPath) return NOT_FOUND;
+      return request.method === 'GET' ? documentResponse(request) : GET_ONLY;
+    }
+    if (request.method !== 'POST') return POST_ONLY;
     try {
       return await createFromRequest(request);
     } catch (error) {

@@ -10,18 +10,18 @@ const REALM = 'Bearer realm="plant-store"';
 const EXTRA_HEADERS: Partial<Record<ErrorKind, Readonly<Record<string, string>>>> = {
   unauthenticated: Object.freeze({ ...JSON_HEADERS, 'www-authenticate': REALM }),
   'token-rejected': Object.freeze({ ...JSON_HEADERS, 'www-authenticate': `${REALM}, error="invalid_token"` }),
-  'method-not-allowed': Object.freeze({ ...JSON_HEADERS, allow: 'POST' }),
 };
 
 /**
  * The answer for a failure: the table's status, the seed's Error body
- * `{"error": code, "message": ...}`, and the headers the status requires.
+ * `{"error": code, "message": ...}`, and the headers the status requires
+ * (`WWW-Authenticate` for 401; a 405 passes its `Allow` in `headers`).
  */
-export function errorResponse(kind: ErrorKind, message: string): PlantResponse {
+export function errorResponse(kind: ErrorKind, message: string, headers?: Readonly<Record<string, string>>): PlantResponse {
   const { status, code } = errorTable[kind];
   return {
     status,
-    headers: EXTRA_HEADERS[kind] ?? JSON_HEADERS,
+    headers: headers === undefined ? (EXTRA_HEADERS[kind] ?? JSON_HEADERS) : Object.freeze({ ...JSON_HEADERS, ...headers }),
     body: `{"error":${code},"message":${JSON.stringify(message)}}`,
   };
 }

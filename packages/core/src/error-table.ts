@@ -20,10 +20,11 @@ export type ErrorKind =
   | 'storage-unavailable'
   | 'storage-full';
 
-/** The HTTP status and the stable numeric `error` code a client can branch on. */
+/** The HTTP status, the stable numeric `error` code a client can branch on, and when it happens. */
 export interface ErrorEntry {
   readonly status: number;
   readonly code: number;
+  readonly when: string;
 }
 
 /**
@@ -31,19 +32,19 @@ export interface ErrorEntry {
  * (SPEC.md, "Status codes and the Error body").
  */
 export const errorTable = {
-  'body-missing': { status: 400, code: 1000 },
-  'invalid-json': { status: 400, code: 1001 },
-  'not-an-object': { status: 400, code: 1002 },
-  'field-missing': { status: 400, code: 1003 },
-  'field-invalid': { status: 400, code: 1004 },
-  unauthenticated: { status: 401, code: 1100 },
-  'token-rejected': { status: 401, code: 1101 },
-  'not-found': { status: 404, code: 1200 },
-  'method-not-allowed': { status: 405, code: 1201 },
-  conflict: { status: 409, code: 1300 },
-  'body-too-large': { status: 413, code: 1400 },
-  'unsupported-media-type': { status: 415, code: 1401 },
-  internal: { status: 500, code: 1500 },
-  'storage-unavailable': { status: 503, code: 1501 },
-  'storage-full': { status: 507, code: 1502 },
+  'body-missing': { status: 400, code: 1000, when: 'no body, or an empty one' },
+  'invalid-json': { status: 400, code: 1001, when: 'not valid UTF-8 or not valid JSON (the message says where)' },
+  'not-an-object': { status: 400, code: 1002, when: 'valid JSON, but not an object' },
+  'field-missing': { status: 400, code: 1003, when: 'a required field is missing (id, name)' },
+  'field-invalid': { status: 400, code: 1004, when: 'a field has the wrong type or is out of range' },
+  unauthenticated: { status: 401, code: 1100, when: 'no credentials: no Authorization header, another scheme, or an empty token' },
+  'token-rejected': { status: 401, code: 1101, when: 'the token was rejected' },
+  'not-found': { status: 404, code: 1200, when: 'no such route' },
+  'method-not-allowed': { status: 405, code: 1201, when: 'method not allowed on this route' },
+  conflict: { status: 409, code: 1300, when: 'a plant with this id exists with different content' },
+  'body-too-large': { status: 413, code: 1400, when: 'body larger than the limit' },
+  'unsupported-media-type': { status: 415, code: 1401, when: 'Content-Type is not JSON' },
+  internal: { status: 500, code: 1500, when: 'unexpected internal error' },
+  'storage-unavailable': { status: 503, code: 1501, when: 'the storage failed or is unavailable, or the server is shutting down' },
+  'storage-full': { status: 507, code: 1502, when: 'the storage is full' },
 } as const satisfies Record<ErrorKind, ErrorEntry>;

@@ -12,6 +12,12 @@ export interface PlantRequest {
   readonly method: string;
   /** The request target as sent: path plus optional query, e.g. `/plants?x=1`. */
   readonly url: string;
+  /**
+   * Where a host framework mounted the handler, already stripped from `url`
+   * (Express's `req.baseUrl`, e.g. `/api`); only used to tell clients where
+   * the routes live.
+   */
+  readonly mountPath?: string | undefined;
   /** A header's value by lowercase name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
   /**

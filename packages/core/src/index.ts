@@ -5,6 +5,7 @@ export { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts'
 export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
 export { isJsonMediaType } from './is-json-media-type.ts';
+export { createOpenApiDocument } from './openapi-document.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { parseNewPlant } from './parse-new-plant.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
@@ -17,6 +18,7 @@ export type { ErrorContext, PlantHandler, PlantHandlerOptions } from './create-p
 export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';
 export type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+export type { OpenApiDocument } from './openapi-document.ts';
 export type { InsertResult, PlantStore } from './plant-store.ts';
 export type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
 export type { ErrorBody, NewPlant, Plant } from './schemas.ts';

@@ -3,6 +3,7 @@ export { CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from '.
 export { describeHttpConformance, expectError, freshId } from './testing/describe-http-conformance.ts';
 export { describeStoreContract } from './testing/describe-store-contract.ts';
 export { send } from './testing/http-client.ts';
+export { createResponseValidator, dereference } from './testing/validate-response.ts';
 
 export type { InvalidCreate, ValidCreate } from './testing/arbitraries.ts';
 export type { ConformanceScenario } from './testing/conformance-scenarios.ts';

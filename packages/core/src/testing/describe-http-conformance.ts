@@ -2,6 +2,7 @@ import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';
 import { send, type RawRequest, type RawResponse } from './http-client.ts';
+import { createResponseValidator } from './validate-response.ts';
 
 /** A running server under test. */
 export interface RunningTarget {
@@ -73,11 +74,20 @@ export function describeHttpConformance(target: ConformanceTarget): void {
       if (started === undefined) servers.set(scenario, (started = target.start(scenario)));
       return started;
     };
-    const call = async (request: RawRequest, scenario: ConformanceScenario = 'working') => send((await server(scenario)).baseUrl, request);
+    // Every answer is checked against the OpenAPI document the server itself publishes.
+    let validate: ReturnType<typeof createResponseValidator> | undefined;
+    const checked = (request: RawRequest, response: RawResponse): RawResponse => {
+      expect(validate?.(request.method ?? 'POST', request.path, response) ?? ['no document yet']).toEqual([]);
+      return response;
+    };
+    const call = async (request: RawRequest, scenario: ConformanceScenario = 'working') => checked(request, await send((await server(scenario)).baseUrl, request));
     const create = (body: string | Uint8Array, headers: Record<string, string> = OK_HEADERS) => call({ path: '/plants', headers, body });
 
     beforeAll(async () => {
-      await server('working');
+      const { baseUrl } = await server('working');
+      const published = await send(baseUrl, { method: 'GET', path: '/openapi.json' });
+      expect(published.status).toBe(200);
+      validate = createResponseValidator(JSON.parse(published.body));
     });
     afterAll(async () => {
       await Promise.all([...servers.values()].map(async (started) => (await started).close()));
@@ -244,7 +254,9 @@ export function describeHttpConformance(target: ConformanceTarget): void {
     describe('404, 405: routes', () => {
       it(target.unmatched === 'host' ? 'hands unknown paths to the host' : '1200 for paths that are not routes', async () => {
         for (const path of ['/', '/plant', '/plants/', '/plants/1', '/PLANTS']) {
-          const response = await call({ method: 'POST', path, headers: OK_HEADERS, body: '{}' });
+          const request = { method: 'POST', path, headers: OK_HEADERS, body: '{}' };
+          // The host's own answers are not Plant Store's to document.
+          const response = target.unmatched === 'host' ? await send((await server('working')).baseUrl, request) : await call(request);
           if (target.unmatched === 'host') {
             expect(response.status).toBe(418);
             expect(response.body).toBe('host');
@@ -258,6 +270,24 @@ export function describeHttpConformance(target: ConformanceTarget): void {
           expectError(response, 405, 1201);
           expect(response.headers['allow']).toBe('POST');
         }
+      });
+    });
+
+    describe('GET /openapi.json', () => {
+      it('publishes the OpenAPI 3.1 document without authentication, with servers at the mount point', async () => {
+        const response = await call({ method: 'GET', path: '/openapi.json' });
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json');
+        const document = JSON.parse(response.body) as { openapi: string; info: { title: string }; servers: { url: string }[] };
+        expect([document.openapi, document.info.title]).toEqual(['3.1.0', 'OpenAPI Plant Store']);
+        const mount = new URL((await server('working')).baseUrl).pathname.replace(/\/$/, '');
+        expect(document.servers).toEqual([{ url: mount || '/' }]);
+      });
+
+      it('1201 with Allow: GET for another method on /openapi.json', async () => {
+        const response = await call({ method: 'POST', path: '/openapi.json', headers: OK_HEADERS, body: '{}' });
+        expectError(response, 405, 1201);
+        expect(response.headers['allow']).toBe('GET');
       });
     });
 
@@ -295,7 +325,10 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         try {
           const base = (await server('working')).baseUrl;
           const responses = await Promise.all(
-            Array.from({ length: 32 }, (_, i) => send(base, { path: '/plants', headers: OK_HEADERS, body: `{"id":${id},"name":"racer ${i}"}`, agent })),
+            Array.from({ length: 32 }, (_, i) => {
+              const request = { path: '/plants', headers: OK_HEADERS, body: `{"id":${id},"name":"racer ${i}"}`, agent };
+              return send(base, request).then((response) => checked(request, response));
+            }),
           );
           const statuses = responses.map((response) => response.status).sort();
           expect(statuses).toEqual([200, ...Array<number>(31).fill(409)]);

@@ -1,0 +1,155 @@
+import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import type { GenericSchema } from 'valibot';
+import { errorTable, type ErrorKind } from './error-table.ts';
+import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
+
+/** An OpenAPI 3.1 document, as plain JSON data. */
+export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;
+
+const conversion: ConversionConfig = {
+  target: 'draft-2020-12',
+  // JSON numbers cannot hold every int64 exactly, so the range is stated by `format`.
+  overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'bigint' ? { type: 'integer', format: 'int64' } : undefined),
+  overrideAction: ({ valibotAction, jsonSchema }) => (typeof (valibotAction as { requirement?: unknown }).requirement === 'bigint' ? jsonSchema : undefined),
+};
+
+function schemaOf(schema: GenericSchema): Record<string, unknown> {
+  const { $schema: _draft, ...json } = toJsonSchema(schema, conversion) as Record<string, unknown>;
+  return json;
+}
+
+/** Adds the OpenAPI `format` that JSON Schema has no keyword for to one property. */
+function withFormat(schema: Record<string, unknown>, property: string, format: string): Record<string, unknown> {
+  const properties = schema['properties'] as Record<string, Record<string, unknown>>;
+  return { ...schema, properties: { ...properties, [property]: { ...properties[property], format } } };
+}
+
+const REALM = 'Bearer realm="plant-store"';
+
+/** Each error status: its name under `components.responses` and its description. */
+const RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {
+  // The seed labels its one error response "unexpected error".
+  400: ['BadRequest', 'unexpected error'],
+  401: ['Unauthorized', 'Unauthorized'],
+  404: ['NotFound', 'Not Found: the path is not a route'],
+  405: ['MethodNotAllowed', 'Method Not Allowed on this path'],
+  409: ['Conflict', 'Conflict'],
+  413: ['PayloadTooLarge', 'Content Too Large'],
+  415: ['UnsupportedMediaType', 'Unsupported Media Type'],
+  500: ['InternalServerError', 'Internal Server Error'],
+  503: ['ServiceUnavailable', 'Service Unavailable'],
+  507: ['InsufficientStorage', 'Insufficient Storage'],
+};
+
+// Routing answers before any operation runs, so these two belong to no operation.
+const ROUTING_KINDS: readonly ErrorKind[] = ['not-found', 'method-not-allowed'];
+
+function errorResponses(): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorKind[]>();
+  for (const kind of Object.keys(errorTable) as ErrorKind[]) {
+    const { status } = errorTable[kind];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, kinds] of byStatus) {
+    const lines = kinds.map((kind) => `\`${errorTable[kind].code}\`: ${errorTable[kind].when}`);
+    const headers: Record<string, unknown> = {};
+    if (status === 401) {
+      headers['WWW-Authenticate'] = {
+        description: `\`${REALM}\`, with \`error="invalid_token"\` added when a token was presented and rejected (RFC 6750).`,
+        required: true,
+        schema: { type: 'string', pattern: '^Bearer realm="plant-store"' },
+      };
+    }
+    if (status === 405) {
+      headers['Allow'] = { description: 'The methods the path allows.', required: true, schema: { type: 'string' } };
+    }
+    const [name, description] = RESPONSES[status]!;
+    responses[name] = {
+      description: `${description}. Error codes: ${lines.join('; ')}.`,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: kinds.map((kind) => errorTable[kind].code) } } }],
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** The statuses `POST /plants` itself can answer with an Error. */
+function createErrorStatuses(): number[] {
+  const statuses = new Set<number>();
+  for (const kind of Object.keys(errorTable) as ErrorKind[]) {
+    if (!ROUTING_KINDS.includes(kind)) statuses.add(errorTable[kind].status);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/**
+ * Builds the OpenAPI 3.1.0 document of exactly what the service does: the
+ * seed's contract (title, version, MIT license, global bearer auth, `POST
+ * /plants` with NewPlant in and Plant out) plus every status SPEC.md adds, each
+ * with the Error codes it can carry. The schemas are generated from the same
+ * valibot schemas that validate requests, so the two cannot drift.
+ *
+ * @param serverUrl Where the routes live, e.g. `/api`; the document's `servers`.
+ * @example
+ * const document = createOpenApiDocument('/api');
+ * document.paths['/plants'].post.requestBody; // NewPlant, required
+ */
+export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
+  const errorRefs = Object.fromEntries(createErrorStatuses().map((status) => [String(status), { $ref: `#/components/responses/${RESPONSES[status]![0]}` }]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'OpenAPI Plant Store',
+      version: '1.0.0',
+      description: [
+        'A sample plant store interface: one operation, which creates a plant.',
+        '',
+        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`).',
+      ].join('\n'),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/plants': {
+        post: {
+          operationId: 'createPlant',
+          summary: 'Create a plant',
+          description:
+            'Creates a new plant in the store. Idempotent per id: the same id with the same name and tag answers 200 again and changes nothing; the same id with another name or tag is 409 and the stored plant stays.',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+          responses: {
+            '200': { description: 'plant response', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } },
+            ...errorRefs,
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          security: [],
+          responses: {
+            '200': { description: 'The OpenAPI document of this service.', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Plant: schemaOf(PlantSchema),
+        NewPlant: schemaOf(NewPlantSchema),
+        Error: withFormat(schemaOf(ErrorSchema), 'error', 'int32'),
+      },
+      responses: errorResponses(),
+    },
+  };
+}
