@@ -1,7 +1,7 @@
-import { request } from 'node:http';
-import { CONFORMANCE_TOKEN } from '@plant-store/core/testing';
+import { Agent, request } from 'node:http';
+import { CONFORMANCE_TOKEN, send } from '@plant-store/core/testing';
 import { describe, expect, it } from 'vitest';
-import { RUNTIMES, spawnServer } from './runtimes.ts';
+import { runtime, RUNTIMES, spawnServer } from './runtimes.ts';
 
 // workerd is stopped by disposing of it; it has no graceful drain to test.
 const GRACEFUL = RUNTIMES.filter((runtime) => runtime.name !== 'workerd');
@@ -41,5 +41,47 @@ describe('graceful shutdown on SIGTERM', () => {
     const server = await spawnServer(RUNTIMES.find((runtime) => runtime.name === 'workerd')!, 'working');
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it.each(['Node 20', 'Bun', 'Deno'])('%s under load from 32 keep-alive clients: every request it took is answered, then exit 0', async (name) => {
+    const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_ACCESS_LOG: 'on' });
+    const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+    const outcomes: { status?: number; connection?: string; error?: string }[] = [];
+    let nextId = 0;
+    let stopping = false;
+    const client = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (;;) {
+          try {
+            const response = await send(server.baseUrl, { path: '/plants', headers, body: `{"id":${++nextId},"name":"load"}`, agent });
+            outcomes.push({ status: response.status, connection: String(response.headers['connection']) });
+            if (stopping && response.status !== 200) return;
+          } catch (error) {
+            outcomes.push({ error: (error as NodeJS.ErrnoException).code ?? String(error) });
+            if (stopping) return;
+          }
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const clients = Array.from({ length: 32 }, client);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stopping = true;
+    server.child.kill('SIGTERM');
+    const code = await server.exited;
+    await Promise.all(clients);
+    const ok = outcomes.filter((outcome) => outcome.status === 200).length;
+    const refused = outcomes.filter((outcome) => outcome.status === 503);
+    const errors = outcomes.filter((outcome) => outcome.error !== undefined).map((outcome) => outcome.error);
+    const logged = server.output().split('\n').filter((line) => / \/plants 200 /.test(line)).length;
+    console.log(`${name}: ${ok} × 200 (${logged} logged), ${refused.length} × 503, errors ${JSON.stringify(errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e!]: (m[e!] ?? 0) + 1 }), {}))}`);
+    expect(code).toBe(0);
+    expect(ok).toBeGreaterThan(50);
+    // Every create the server carried out reached its client.
+    expect(logged).toBe(ok);
+    for (const response of refused) expect(response.connection).toBe('close');
+    for (const error of errors) expect(error).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
   });
 });

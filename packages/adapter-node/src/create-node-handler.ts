@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantHandler, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
-import { NodePlantRequest } from './node-plant-request.ts';
+import { isServerClosing, NodePlantRequest } from './node-plant-request.ts';
 
 /** Options of {@link createNodeHandler}: exactly the core's handler options. */
 export type NodeHandlerOptions = PlantHandlerOptions;

@@ -12,6 +12,7 @@ export class NodePlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
   readonly mountPath: string | undefined;
+  readonly draining: boolean;
   readonly #req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
@@ -20,6 +21,7 @@ export class NodePlantRequest implements PlantRequest {
     this.url = req.url ?? '';
     // Express strips its mount path from `url` and keeps it here.
     this.mountPath = (req as { baseUrl?: string }).baseUrl;
+    this.draining = isServerClosing(req);
   }
 
   header(name: string): string | undefined {
@@ -75,4 +77,10 @@ export class NodePlantRequest implements PlantRequest {
       req.on('close', onAbort);
     });
   }
+}
+
+/** Whether the server this request came in on has stopped accepting connections. */
+export function isServerClosing(req: IncomingMessage): boolean {
+  const server = (req.socket as { server?: { listening?: boolean } } | null)?.server;
+  return server?.listening === false;
 }

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { accessLogLine } from '@plant-store/core';
+import { accessLogLine, errorResponse, type ErrorKind } from '@plant-store/core';
 import { createNodeHandler, type NodeHandlerOptions } from './create-node-handler.ts';
 
 /** Options of {@link serve}: the handler's options plus the server's own. */
@@ -20,15 +20,20 @@ export interface ServeOptions extends NodeHandlerOptions {
   readonly accessLog?: ((line: string) => void) | false;
 }
 
+/** How long kept-alive connections may still bring a request (answered 503) once closing began. */
+const DRAIN_GRACE_MS = 500;
+
 /** A running standalone server. */
 export interface RunningServer {
-  readonly server: Server;
+  readonly server: HttpServer;
   /** e.g. `http://127.0.0.1:8080` */
   readonly url: string;
   /**
    * Stops accepting connections, answers requests in flight (with
-   * `Connection: close`), closes idle keep-alive connections and resolves
-   * once every connection is gone, or cut after `shutdownTimeoutMs`.
+   * `Connection: close`) and requests that arrive on kept-alive connections
+   * in the next 500 ms (503, `Connection: close`), then closes idle
+   * connections; resolves once every connection is gone, or all are cut
+   * after `shutdownTimeoutMs`.
    */
   close(): Promise<void>;
 }
@@ -51,7 +56,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const handler = createNodeHandler(options);
   const log = options.accessLog === undefined ? writeStdout : options.accessLog;
   const server = createServer(
-    { headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000 },
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      // Node checks both timeouts only this often (30 s by default), which would stretch them.
+      connectionsCheckingInterval: 500,
+    },
     log === false
       ? handler
       : (req, res) => {
@@ -60,6 +70,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
           handler(req, res);
         },
   );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -75,13 +86,45 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     (closing ??= new Promise<void>((resolve) => {
       const deadline = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
       deadline.unref();
-      server.close(() => {
+      // Stop accepting, but not through http.Server#close, which also cuts idle
+      // keep-alive connections at once, under clients about to send on them.
+      // For a short grace those requests are answered 503 with Connection:
+      // close instead; then idle connections are closed.
+      Server.prototype.close.call(server, () => {
         clearTimeout(deadline);
         resolve();
       });
-      server.closeIdleConnections();
+      setTimeout(() => server.closeIdleConnections(), Math.min(DRAIN_GRACE_MS, shutdownTimeoutMs)).unref();
     }));
   return { server, url, close };
+}
+
+// What Node's parser and timers report, as the failure a client is told about.
+const CLIENT_ERRORS: Readonly<Record<string, ErrorKind>> = {
+  HPE_HEADER_OVERFLOW: 'headers-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
+};
+const CLIENT_ERROR_MESSAGES: Readonly<Partial<Record<ErrorKind, string>>> = {
+  'headers-too-large': 'the request headers are too large',
+  'request-timeout': 'the request was not received in time',
+  'malformed-request': 'not a valid HTTP/1.1 request',
+};
+
+/**
+ * Answers a request Node could not read (malformed, headers too large, too
+ * slow) with the Error body instead of Node's bare status line, then closes.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
+  const { status, headers, body } = errorResponse(kind, CLIENT_ERROR_MESSAGES[kind]!);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  lines.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body);
+  socket.end(lines.join('\r\n'));
 }
 
 function writeStdout(line: string): void {

@@ -1,6 +1,6 @@
 import { readBearerCredential, type Authenticate } from './authenticate.ts';
 import { createPlant } from './create-plant.ts';
-import { errorResponse, JSON_HEADERS } from './error-response.ts';
+import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
@@ -28,6 +28,8 @@ export interface PlantHandlerOptions {
   readonly basePath?: string;
   /** Largest request body accepted, in bytes; past it, 413 (code 1400). Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Longest wait for the store per create; past it, 503 (code 1501). Default 5 s. */
+  readonly storeTimeoutMs?: number;
   /**
    * Receives unexpected errors (a throwing verifier, a failing store) with
    * their details, which never reach the client. Default: ignored.
@@ -40,6 +42,8 @@ export type PlantHandler = (request: PlantRequest) => Promise<PlantResponse>;
 
 /** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default {@link PlantHandlerOptions.storeTimeoutMs}: 5 s. */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
 
 const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'), unmatched: true };
 const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
@@ -72,11 +76,12 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   const { store, authenticate } = options;
   const basePath = normaliseBasePath(options.basePath ?? '');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const createOptions = { timeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS };
   const onError = options.onError ?? (() => {});
   if (typeof store?.insertIfAbsent !== 'function') throw new TypeError('createPlantHandler: `store` must be a PlantStore');
   if (typeof authenticate !== 'function') throw new TypeError('createPlantHandler: `authenticate` is required');
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
-    throw new TypeError('createPlantHandler: `maxBodyBytes` must be a non-negative integer');
+  for (const [name, value] of [['maxBodyBytes', maxBodyBytes], ['storeTimeoutMs', createOptions.timeoutMs]] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`createPlantHandler: \`${name}\` must be a non-negative integer`);
   }
 
   const plantsPath = `${basePath}/plants`;
@@ -115,17 +120,16 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
 
     const parsed = parseNewPlant(body.bytes);
     if (!parsed.ok) return report(parsed.error, request);
-    const created = await createPlant(store, parsed.value);
+    const created = await createPlant(store, parsed.value, createOptions);
     if (!created.ok) return report(created.error, request);
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
   }
 
   return async function handlePlantRequest(request) {
     const path = pathOf(request.url);
-    if (path !== plantsPath) {
-      if (path !== documentPath) return NOT_FOUND;
-      return request.method === 'GET' ? documentResponse(request) : GET_ONLY;
-    }
+    if (path !== plantsPath && path !== documentPath) return NOT_FOUND;
+    if (request.draining === true) return SHUTTING_DOWN;
+    if (path === documentPath) return request.method === 'GET' ? documentResponse(request) : GET_ONLY;
     if (request.method !== 'POST') return POST_ONLY;
     try {
       return await createFromRequest(request);

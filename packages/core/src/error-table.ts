@@ -9,12 +9,15 @@ export type ErrorKind =
   | 'not-an-object'
   | 'field-missing'
   | 'field-invalid'
+  | 'malformed-request'
   | 'unauthenticated'
   | 'token-rejected'
   | 'not-found'
   | 'method-not-allowed'
   | 'conflict'
   | 'body-too-large'
+  | 'request-timeout'
+  | 'headers-too-large'
   | 'unsupported-media-type'
   | 'internal'
   | 'storage-unavailable'
@@ -37,12 +40,15 @@ export const errorTable = {
   'not-an-object': { status: 400, code: 1002, when: 'valid JSON, but not an object' },
   'field-missing': { status: 400, code: 1003, when: 'a required field is missing (id, name)' },
   'field-invalid': { status: 400, code: 1004, when: 'a field has the wrong type or is out of range' },
+  'malformed-request': { status: 400, code: 1005, when: 'not a valid HTTP request (standalone Node server)' },
   unauthenticated: { status: 401, code: 1100, when: 'no credentials: no Authorization header, another scheme, or an empty token' },
   'token-rejected': { status: 401, code: 1101, when: 'the token was rejected' },
   'not-found': { status: 404, code: 1200, when: 'no such route' },
   'method-not-allowed': { status: 405, code: 1201, when: 'method not allowed on this route' },
   conflict: { status: 409, code: 1300, when: 'a plant with this id exists with different content' },
   'body-too-large': { status: 413, code: 1400, when: 'body larger than the limit' },
+  'request-timeout': { status: 408, code: 1402, when: 'the request was not received in time (standalone Node server)' },
+  'headers-too-large': { status: 431, code: 1403, when: 'the request headers are too large (standalone Node server)' },
   'unsupported-media-type': { status: 415, code: 1401, when: 'Content-Type is not JSON' },
   internal: { status: 500, code: 1500, when: 'unexpected internal error' },
   'storage-unavailable': { status: 503, code: 1501, when: 'the storage failed or is unavailable, or the server is shutting down' },

@@ -18,6 +18,11 @@ export interface PlantRequest {
    * the routes live.
    */
   readonly mountPath?: string | undefined;
+  /**
+   * True when the server has begun to shut down and this request arrived
+   * after that: it gets 503 (code 1501), to be retried on a new connection.
+   */
+  readonly draining?: boolean;
   /** A header's value by lowercase name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
   /**

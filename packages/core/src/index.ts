@@ -1,6 +1,6 @@
 export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
-export { createPlant } from './create-plant.ts';
-export { createPlantHandler, DEFAULT_MAX_BODY_BYTES } from './create-plant-handler.ts';
+export { createPlant, StoreTimeoutError } from './create-plant.ts';
+export { createPlantHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './create-plant-handler.ts';
 export { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
@@ -13,7 +13,7 @@ export { accessLogLine, readStandaloneConfig, startupLines } from './read-standa
 export { staticTokens } from './static-tokens.ts';
 
 export type { Authenticate, BearerCredential } from './authenticate.ts';
-export type { Created } from './create-plant.ts';
+export type { CreatePlantOptions, Created } from './create-plant.ts';
 export type { ErrorContext, PlantHandler, PlantHandlerOptions } from './create-plant-handler.ts';
 export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';

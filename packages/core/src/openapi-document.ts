@@ -33,16 +33,19 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   401: ['Unauthorized', 'Unauthorized'],
   404: ['NotFound', 'Not Found: the path is not a route'],
   405: ['MethodNotAllowed', 'Method Not Allowed on this path'],
+  408: ['RequestTimeout', 'Request Timeout'],
   409: ['Conflict', 'Conflict'],
   413: ['PayloadTooLarge', 'Content Too Large'],
   415: ['UnsupportedMediaType', 'Unsupported Media Type'],
+  431: ['RequestHeaderFieldsTooLarge', 'Request Header Fields Too Large'],
   500: ['InternalServerError', 'Internal Server Error'],
   503: ['ServiceUnavailable', 'Service Unavailable'],
   507: ['InsufficientStorage', 'Insufficient Storage'],
 };
 
-// Routing answers before any operation runs, so these two belong to no operation.
-const ROUTING_KINDS: readonly ErrorKind[] = ['not-found', 'method-not-allowed'];
+// Routing, and the HTTP server itself for requests it cannot read, answer
+// before any operation runs, so these belong to no operation.
+const ROUTING_KINDS: readonly ErrorKind[] = ['not-found', 'method-not-allowed', 'malformed-request', 'request-timeout', 'headers-too-large'];
 
 function errorResponses(): Record<string, unknown> {
   const byStatus = new Map<number, ErrorKind[]>();
@@ -111,7 +114,7 @@ export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
       description: [
         'A sample plant store interface: one operation, which creates a plant.',
         '',
-        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`).',
+        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`). The standalone Node server answers requests it cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },

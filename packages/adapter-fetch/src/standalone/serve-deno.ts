@@ -1,4 +1,5 @@
-import { SHUTTING_DOWN, startupLines, type StandaloneEnv } from '@plant-store/core';
+import { startupLines, type StandaloneEnv } from '@plant-store/core';
+import { createDrainingFetch } from './create-draining-fetch.ts';
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 
 declare const Deno: {
@@ -13,6 +14,8 @@ declare const Deno: {
 
 /** The only variables read; Deno runs with `--allow-env` for exactly these. */
 const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG'] as const;
+/** How long requests arriving on kept-alive connections still get an answer (503) once stopping. */
+const DRAIN_GRACE_MS = 500;
 /** Longest wait for requests in flight before shutting down regardless. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -28,10 +31,7 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
   const env: Record<string, string | undefined> = {};
   for (const name of [...VARIABLES, ...extraVariables]) env[name] = Deno.env.get(name);
   const { config, fetch } = createStandalone(env as StandaloneEnv, (line) => console.log(line), build);
-  let inFlight = 0;
-  let draining = false;
-  // Called when the last request in flight is done.
-  let onIdle = () => {};
+  const draining = createDrainingFetch(fetch);
   const server = Deno.serve(
     {
       hostname: config.host,
@@ -40,29 +40,16 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
         for (const line of startupLines(config, `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`)) console.log(line);
       },
     },
-    async (request) => {
-      if (draining) {
-        return new Response(SHUTTING_DOWN.body, { status: SHUTTING_DOWN.status, headers: { ...SHUTTING_DOWN.headers, connection: 'close' } });
-      }
-      inFlight++;
-      try {
-        return await fetch(request);
-      } finally {
-        if (--inFlight === 0) onIdle();
-      }
-    },
+    (request) => draining.fetch(request),
   );
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    const drained = new Promise<void>((resolve) => {
-      draining = true;
-      onIdle = resolve;
-      if (inFlight === 0) resolve();
-      setTimeout(resolve, DRAIN_TIMEOUT_MS);
-    });
-    void drained.then(() => server.shutdown()).then(() => Deno.exit(0));
+    void draining
+      .drain(DRAIN_GRACE_MS, DRAIN_TIMEOUT_MS)
+      .then(() => server.shutdown())
+      .then(() => Deno.exit(0));
   };
   Deno.addSignalListener('SIGINT', stop);
   Deno.addSignalListener('SIGTERM', stop);

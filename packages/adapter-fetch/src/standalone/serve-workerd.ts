@@ -2,14 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { readStandaloneConfig, startupLines } from '@plant-store/core';
 import { Miniflare } from 'miniflare';
 
+/** How long requests in flight get after SIGINT/SIGTERM before workerd stops. */
+const STOP_GRACE_MS = 500;
+
 /**
  * Serves a Plant Store Worker standalone on workerd through miniflare
  * (`pnpm start:workerd`). The variables are read here and handed to the Worker
  * as bindings; a generated token is made here, so that it is printed at start
- * like on every other runtime. SIGINT/SIGTERM dispose of workerd and exit 0.
+ * like on every other runtime. SIGINT/SIGTERM stop workerd and exit 0.
  */
 export async function serveWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   const config = readStandaloneConfig(process.env);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
     modules: true,
     scriptPath,
@@ -22,19 +27,15 @@ export async function serveWorkerd(scriptPath: string, bindings: Record<string, 
       PLANT_STORE_ACCESS_LOG: config.accessLog ? 'on' : 'off',
     },
   });
+  // miniflare's own signal hooks exit with 130/143 at once; ours give requests
+  // in flight a moment, then exit 0, and miniflare's exit hook stops workerd.
+  // (Its async dispose() is not awaited: it can hang when called early.)
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.has(listener)) process.removeListener(signal, listener);
+    process.once(signal, () => setTimeout(() => process.exit(0), STOP_GRACE_MS));
+  }
   const url = await miniflare.ready;
   for (const line of startupLines(config, url.origin)) console.log(line);
-  // miniflare's own signal hooks exit with 130/143; ours dispose and exit 0.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void miniflare.dispose().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 /** The built Worker that `start:workerd` serves. */

@@ -1,0 +1,49 @@
+import { SHUTTING_DOWN } from '@plant-store/core';
+import type { FetchHandler } from '../create-fetch-handler.ts';
+
+/** A Fetch handler that can be drained for a graceful stop. */
+export interface DrainingFetch {
+  readonly fetch: FetchHandler;
+  /**
+   * From now on answers new requests 503 (code 1501) with `Connection: close`,
+   * and resolves once `graceMs` have passed and the requests in flight are
+   * done, or after `timeoutMs` whatever is in flight.
+   */
+  drain(graceMs: number, timeoutMs: number): Promise<void>;
+}
+
+/**
+ * Wraps a standalone server's handler so that a stop finishes what is in
+ * flight while requests still arriving on kept-alive connections are told to
+ * go elsewhere, rather than being processed or cut off mid-way.
+ */
+export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
+  let inFlight = 0;
+  let draining = false;
+  let onIdle = () => {};
+  return {
+    async fetch(request, context) {
+      if (draining) {
+        return new Response(SHUTTING_DOWN.body, { status: SHUTTING_DOWN.status, headers: { ...SHUTTING_DOWN.headers, connection: 'close' } });
+      }
+      inFlight++;
+      try {
+        return await handler(request, context);
+      } finally {
+        if (--inFlight === 0) onIdle();
+      }
+    },
+    drain(graceMs, timeoutMs) {
+      draining = true;
+      // The grace lets clients about to send on a kept-alive connection hear
+      // 503 rather than meet a connection cut under them.
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs));
+      const idle = new Promise<void>((resolve) => {
+        onIdle = resolve;
+        if (inFlight === 0) resolve();
+      });
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
+      return Promise.race([Promise.all([grace, idle]).then(() => {}), deadline]);
+    },
+  };
+}
