@@ -53,8 +53,8 @@ export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
   const id = record['id'];
   if (typeof id === 'number') {
     const exact = INEXACT_NUMBER.test(text) ? parseInt64Literal(findMemberSource(text, 'id') ?? '') : BigInt(id);
-    // A copy, so that the parsed object is never written to.
-    if (exact !== undefined) return validate({ ...record, id: exact });
+    // The parsed object is this call's own, so it can take the exact id in place.
+    if (exact !== undefined) record['id'] = exact;
   }
   return validate(record);
 }

@@ -1,0 +1,79 @@
+// BENCHMARKS.md and its chart, from one run of `pnpm bench`.
+import { cpus, totalmem } from 'node:os';
+
+const fixed = (value, digits) => (value === undefined ? '–' : value.toFixed(digits));
+
+function chart(rows) {
+  const width = 900;
+  const barHeight = 22;
+  const labelWidth = 420;
+  const top = 40;
+  const max = Math.max(...rows.map((row) => row.rps));
+  const colours = { 'Node 20': '#3c873a', 'Node 24': '#2b6a2a', Bun: '#c77d2b', Deno: '#2b5fc7' };
+  const bars = rows.map((row, i) => {
+    const y = top + i * (barHeight + 6);
+    const length = ((width - labelWidth - 90) * row.rps) / max;
+    const name = `${row.runtime} · ${row.name}`.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    return [
+      `<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end" font-size="12">${name}</text>`,
+      `<rect x="${labelWidth}" y="${y}" width="${length.toFixed(1)}" height="${barHeight}" fill="${colours[row.runtime] ?? '#777'}"${row.baseline ? ' stroke="#000" stroke-width="1.5"' : ''}/>`,
+      `<text x="${(labelWidth + length + 6).toFixed(1)}" y="${y + 15}" font-size="12">${Math.round(row.rps).toLocaleString('en-US')}</text>`,
+    ].join('');
+  });
+  const height = top + rows.length * (barHeight + 6) + 20;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">Valid creates per second (median of rounds; outlined: hand-written baselines)</text>`,
+    ...bars,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, micro, memory }) {
+  const table = [
+    '| Runtime | Contender | req/s | × baseline | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((row) =>
+      `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
+    ),
+  ];
+  const microTable = ['| Case | ns per call | calls/s |', '|---|---:|---:|', ...micro.map((m) => `| ${m.name} | ${Math.round(m.meanNs).toLocaleString('en-US')} | ${Math.round(m.opsPerSecond).toLocaleString('en-US')} |`)];
+  const cpu = cpus()[0]?.model ?? 'unknown';
+  const markdown = [
+    '# Benchmarks',
+    '',
+    'Produced by `npx --yes pnpm@10.34.9 bench` (`bench/run.mjs`); this file and `bench/throughput.svg` are its output.',
+    '',
+    '## Machine and versions',
+    '',
+    `- ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+    ...Object.entries(versions).map(([name, version]) => `- ${name}: ${version}`),
+    '',
+    '## Method',
+    '',
+    `- Every contender does the same work: bearer token check, media type, JSON body, field validation, insert-if-absent in memory, JSON answer. Each first passes a behaviour check (401, 400, 200, replay 200, 409) or is left out.`,
+    `- Load: wrk, ${connections} connections, 2 threads, valid creates with unique ids (\`bench/create.lua\`: a per-thread counter), against 127.0.0.1. The server is pinned to core 0 and wrk to core 1 (\`taskset\`).`,
+    `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved (every contender once per round, in the same order). Medians over rounds.`,
+    '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows). "p99 × baseline" likewise for p99 latency.',
+    '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
+    `- This run took ${minutes.toFixed(1)} minutes.`,
+    '',
+    '## Throughput and latency',
+    '',
+    ...table,
+    '',
+    '![Valid creates per second by contender](bench/throughput.svg)',
+    '',
+    '## Core, without HTTP (tinybench, Node 20)',
+    '',
+    ...microTable,
+    '',
+    '## Memory of the memory store',
+    '',
+    `${memory.plants.toLocaleString('en-US')} plants with a 10-character name and an 8-character tag: ${memory.addedBytesPerPlant.toFixed(1)} bytes per plant beyond its two strings (map entry, bigint key, frozen plant object); with the strings (${memory.stringBytesPerPlant} bytes as V8 one-byte strings) ${memory.totalBytesPerPlant.toFixed(1)} bytes per plant.`,
+    '',
+  ].join('\n');
+  return { markdown, svg: chart(rows) };
+}

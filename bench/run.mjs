@@ -1,0 +1,190 @@
+// `pnpm bench`: interleaved rounds of wrk against every contender, each on a
+// fresh server pinned to core 0 with wrk on core 1; medians, and each
+// contender's ratio to its runtime's hand-written baseline in the same round.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkBehaviour } from './behaviour.mjs';
+import { renderReport } from './report.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const require = createRequire(import.meta.url);
+const packageDir = (name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const TOKEN = 'bench-token';
+
+const node20 = process.execPath;
+const node24 = join(packageDir('node24'), 'bin/node');
+const bun = join(packageDir('bun'), 'bin/bun.exe');
+const deno = join(packageDir('deno'), 'deno');
+const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
+const server = (file) => join(here, 'servers', file);
+const plantStoreNode = join(root, 'packages/adapter-node/dist/cli.js');
+
+/** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
+export const CONTENDERS = [
+  { name: 'node:http hand-written (baseline)', runtime: 'Node 20', baseline: true, command: [node20, server('baseline-node.mjs')] },
+  { name: 'Plant Store adapter-node', runtime: 'Node 20', command: [node20, plantStoreNode] },
+  { name: 'Plant Store adapter-node, access log on', runtime: 'Node 20', command: [node20, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
+  { name: 'Fastify 5 + JSON schema', runtime: 'Node 20', command: [node20, server('fastify.mjs')] },
+  { name: 'plain fetch handler on @whatwg-node/server', runtime: 'Node 20', command: [node20, server('baseline-whatwg.mjs')] },
+  { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 20', command: [node20, server('plant-store-whatwg.mjs')] },
+  { name: 'Hono + valibot on @hono/node-server', runtime: 'Node 20', command: [node20, server('hono-node.mjs')] },
+  { name: 'node:http hand-written (baseline)', runtime: 'Node 24', baseline: true, command: [node24, server('baseline-node.mjs')] },
+  { name: 'Plant Store adapter-node', runtime: 'Node 24', command: [node24, plantStoreNode] },
+  { name: 'Fastify 5 + JSON schema', runtime: 'Node 24', command: [node24, server('fastify.mjs')] },
+  { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 24', command: [node24, server('plant-store-whatwg.mjs')] },
+  { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
+  { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/adapter-fetch/dist/standalone/bun.js')] },
+  { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
+  { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
+  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/adapter-fetch/dist/standalone/deno.js')] },
+].filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
+
+function ensureWrk() {
+  if (spawnSync('wrk', ['--version']).error === undefined) return;
+  console.log('wrk is missing: installing the Debian package');
+  execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' });
+}
+
+/** Starts a contender on core 0 and resolves with its URL once it listens. */
+async function start(contender) {
+  const [binary, ...args] = contender.command;
+  const child = spawn('taskset', ['-c', '0', binary, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, PLANT_STORE_ACCESS_LOG: 'off', DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1', ...contender.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${contender.name} did not start: ${out}`)), 30_000);
+    const onData = (chunk) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        // The access log goes to a pipe nobody reads fast enough to matter; drain it.
+        child.stdout.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${contender.name} exited with ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGKILL');
+  });
+}
+
+function peakRssBytes(pid) {
+  // taskset execs the runtime, so the pid is the server's own.
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+function wrk(url, seconds, base) {
+  const result = spawnSync('taskset', ['-c', '1', 'wrk', '-t', '2', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency', '-s', join(here, 'create.lua'), url, '--', TOKEN, String(base)], {
+    encoding: 'utf8',
+  });
+  const match = /RESULT (\{.*\})/.exec(result.stdout);
+  if (!match) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
+  return JSON.parse(match[1]);
+}
+
+async function measure(contender, round) {
+  const { child, url } = await start(contender);
+  try {
+    wrk(url, WARMUP_S, 1_000_000_000 * (round * 2 + 1));
+    const result = wrk(url, DURATION_S, 1_000_000_000 * (round * 2 + 2));
+    return {
+      rps: result.requests / (result.duration_us / 1e6),
+      p50Ms: result.p50_us / 1000,
+      p99Ms: result.p99_us / 1000,
+      non200: result.non2xx + result.socket_errors,
+      peakRss: peakRssBytes(child.pid),
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+const label = (contender) => `${contender.runtime} · ${contender.name}`;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function main() {
+  ensureWrk();
+  const started = Date.now();
+  const eligible = [];
+  for (const contender of CONTENDERS) {
+    const { child, url } = await start(contender);
+    try {
+      const problems = await checkBehaviour(url, TOKEN);
+      if (problems.length === 0) eligible.push(contender);
+      else console.log(`excluded ${label(contender)}: ${problems.join('; ')}`);
+    } finally {
+      await stop(child);
+    }
+  }
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const results = new Map();
+    for (const contender of eligible) {
+      const result = await measure(contender, round);
+      results.set(contender, result);
+      console.log(`round ${round + 1}/${ROUNDS} ${label(contender)}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
+    }
+    rounds.push(results);
+  }
+  const rows = eligible.map((contender) => {
+    const baseline = eligible.find((other) => other.baseline && other.runtime === contender.runtime);
+    const of = (key) => rounds.map((results) => results.get(contender)[key]);
+    const ratios = baseline ? rounds.map((results) => results.get(contender).rps / results.get(baseline).rps) : [];
+    const p99Ratios = baseline ? rounds.map((results) => results.get(contender).p99Ms / results.get(baseline).p99Ms) : [];
+    return {
+      runtime: contender.runtime,
+      name: contender.name,
+      baseline: contender.baseline === true,
+      rps: median(of('rps')),
+      ratio: ratios.length ? median(ratios) : undefined,
+      p50Ms: median(of('p50Ms')),
+      p99Ms: median(of('p99Ms')),
+      p99Ratio: p99Ratios.length ? median(p99Ratios) : undefined,
+      peakRssMiB: Math.max(...of('peakRss')) / 2 ** 20,
+      non200: of('non200').reduce((a, b) => a + b, 0),
+    };
+  });
+  const versions = {
+    'Node 20': execFileSync(node20, ['--version'], { encoding: 'utf8' }).trim(),
+    'Node 24': execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim(),
+    Bun: execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim(),
+    Deno: execFileSync(deno, ['--version'], { encoding: 'utf8' }).split('\n')[0].trim(),
+    wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].trim(),
+  };
+  const minutes = (Date.now() - started) / 60_000;
+  const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
+  const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
+  const { markdown, svg } = renderReport({ rows, versions, rounds: ROUNDS, warmup: WARMUP_S, duration: DURATION_S, connections: CONNECTIONS, minutes, micro, memory });
+  writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
+  writeFileSync(join(here, 'throughput.svg'), svg);
+  console.log(markdown);
+}
+
+await main();

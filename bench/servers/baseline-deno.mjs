@@ -1,0 +1,5 @@
+// Baseline: raw Deno.serve with the hand-written handler.
+import { fetchHandler } from './baseline-fetch.mjs';
+import { host, port } from './baseline-logic.mjs';
+
+Deno.serve({ hostname: host, port, onListen: ({ hostname, port }) => console.log(`listening on http://${hostname}:${port}`) }, fetchHandler);

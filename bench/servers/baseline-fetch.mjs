@@ -1,0 +1,15 @@
+// The same hand-written work as a plain Fetch handler (Request → Response).
+import { createPlantLogic, token } from './baseline-logic.mjs';
+
+const handle = createPlantLogic(token);
+const headers = { 'content-type': 'application/json' };
+
+export async function fetchHandler(request) {
+  const url = request.url;
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const query = url.indexOf('?', start);
+  const path = query < 0 ? url.slice(start) : url.slice(start, query);
+  const body = request.method === 'POST' ? await request.text() : '';
+  const [status, json] = handle(request.method, path, request.headers.get('authorization'), request.headers.get('content-type'), body);
+  return new Response(json, { status, headers });
+}

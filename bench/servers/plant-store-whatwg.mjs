@@ -1,0 +1,9 @@
+// Plant Store's Fetch handler served on node:http by @whatwg-node/server.
+import { createServer } from 'node:http';
+import { staticTokens } from '@plant-store/core';
+import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { host, port, token } from './baseline-logic.mjs';
+
+const server = createServer(createNodeServerAdapter({ store: createMemoryStore(), authenticate: staticTokens([token]) }));
+server.listen(port, host, () => console.log(`listening on http://${host}:${server.address().port}`));
