@@ -31,9 +31,10 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   return async function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request);
     const response = await handle(plantRequest);
-    const discarding = plantRequest.discardUnread();
+    plantRequest.discardUnread();
     // A Worker cancels what runs after its answer unless told to wait for it.
-    if (typeof context?.waitUntil === 'function') context.waitUntil(discarding);
+    const discarding = plantRequest.discarding;
+    if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     return new Response(response.body, { status: response.status, headers: response.headers });
   };
 }

@@ -48,19 +48,23 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   // A closing server should not invite the next request on this connection.
   const server = (req.socket as { server?: { listening?: boolean } } | null)?.server;
   if (server?.listening === false) res.shouldKeepAlive = false;
-  res.statusCode = response.status;
   const headers = response.headers;
-  for (const name in headers) res.setHeader(name, headers[name]!);
+  const body = response.body;
+  // One writeHead with every header, Content-Length included: Node then sends
+  // head and body in a single write, as a hand-written server would.
   if (req.complete) {
-    res.end(response.body);
+    res.writeHead(response.status, [...flatten(headers), 'content-length', String(Buffer.byteLength(body))]);
+    res.end(body);
     return;
   }
+  res.statusCode = response.status;
+  for (const name in headers) res.setHeader(name, headers[name]!);
   // Part of the body is still on its way (a 401 never reads it, a 413 stops at
   // the limit). Ending now could close the connection under a client that is
   // still sending, and the reset could lose this answer. So: send the answer
   // whole, drop the rest of the body, and end once it is in (or LINGER_MS).
-  res.setHeader('content-length', Buffer.byteLength(response.body));
-  res.write(response.body);
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.write(body);
   req.resume();
   let ended = false;
   const end = () => {
@@ -72,6 +76,14 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   const timer = setTimeout(end, LINGER_MS);
   req.once('end', end);
   req.once('close', end);
+}
+
+const flattened = new WeakMap<object, string[]>();
+/** `{a: '1', b: '2'}` → `['a', '1', 'b', '2']`, once per (shared, frozen) headers object. */
+function flatten(headers: Readonly<Record<string, string>>): string[] {
+  let list = flattened.get(headers);
+  if (list === undefined) flattened.set(headers, (list = Object.entries(headers).flat()));
+  return list;
 }
 
 function logError(error: unknown): void {

@@ -42,6 +42,9 @@ export class NodePlantRequest implements PlantRequest {
     const req = this.#req;
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    // The common case: the whole body came with the head and sits in the
+    // stream's buffer; take it at once, without listeners or another turn.
+    if (req.complete && !req.readableFlowing) return Promise.resolve(readBuffered(req, maxBytes));
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -77,6 +80,17 @@ export class NodePlantRequest implements PlantRequest {
       req.on('close', onAbort);
     });
   }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {
+  if (req.readableLength > maxBytes) {
+    req.resume();
+    return TOO_LARGE;
+  }
+  const chunk = req.read() as Buffer | null;
+  return { ok: true, bytes: chunk ?? EMPTY };
 }
 
 /** Whether the server this request came in on has stopped accepting connections. */

@@ -107,7 +107,9 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     const credential = readBearerCredential(request.header('authorization'));
     if (credential.kind === 'missing') return UNAUTHENTICATED;
     if (credential.kind === 'malformed') return TOKEN_REJECTED;
-    if ((await authenticate(credential.token, request)) !== true) return TOKEN_REJECTED;
+    // Awaited only when the verifier is async: a sync answer costs no extra turn.
+    const verdict = authenticate(credential.token, request);
+    if ((typeof verdict === 'boolean' ? verdict : await verdict) !== true) return TOKEN_REJECTED;
 
     const body = await request.readBody(maxBodyBytes);
     if (!body.ok) {

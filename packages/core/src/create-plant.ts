@@ -1,27 +1,15 @@
 import { fail, type Result } from './failure.ts';
+import { withTimeout } from './with-timeout.ts';
 import type { PlantStore } from './plant-store.ts';
 import type { NewPlant, Plant } from './schemas.ts';
 
 /** Options of {@link createPlant}. */
 export interface CreatePlantOptions {
-  /** Longest wait for the store; past it the create fails as `storage-unavailable`. Default: no limit. */
+  /**
+   * How long the store may take; past it (noticed within half that again)
+   * the create fails as `storage-unavailable`. Default: no limit.
+   */
   readonly timeoutMs?: number;
-}
-
-/** Raised when the store does not answer within its deadline; goes to `onError`. */
-export class StoreTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`the plant store did not answer within ${timeoutMs} ms`);
-    this.name = 'StoreTimeoutError';
-  }
-}
-
-function withDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: unknown;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeoutError(timeoutMs)), timeoutMs);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** A successful create: stored now, or the same plant stored earlier (a safe retry). */
@@ -46,7 +34,7 @@ export async function createPlant(store: PlantStore, newPlant: NewPlant, options
   let inserted;
   try {
     const insert = store.insertIfAbsent(newPlant.id, plant);
-    inserted = options.timeoutMs === undefined ? await insert : await withDeadline(insert, options.timeoutMs);
+    inserted = options.timeoutMs === undefined ? await insert : await withTimeout(insert, options.timeoutMs);
   } catch (cause) {
     return fail('storage-unavailable', 'the plant store is unavailable; try again later', cause);
   }

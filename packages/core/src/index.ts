@@ -1,5 +1,5 @@
 export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
-export { createPlant, StoreTimeoutError } from './create-plant.ts';
+export { createPlant } from './create-plant.ts';
 export { createPlantHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './create-plant-handler.ts';
 export { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 export { errorTable } from './error-table.ts';
@@ -8,6 +8,7 @@ export { isJsonMediaType } from './is-json-media-type.ts';
 export { createOpenApiDocument } from './openapi-document.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { parseNewPlant } from './parse-new-plant.ts';
+export { StoreTimeoutError } from './with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
 export { accessLogLine, readStandaloneConfig, startupLines } from './read-standalone-config.ts';
 export { staticTokens } from './static-tokens.ts';

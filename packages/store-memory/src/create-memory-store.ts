@@ -28,9 +28,20 @@ export const ENTRY_OVERHEAD_BYTES = 128;
 
 const INSERTED: InsertResult = { status: 'inserted' };
 const FULL: InsertResult = { status: 'full' };
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * The embedded default store: a `Map` keyed by the exact `bigint` id, bounded
+ * The map key of an id: a number when it is a safe integer (the common case,
+ * and a faster key than a bigint), else the bigint. Each id has exactly one
+ * key, so 5 and 5n can never be two entries.
+ */
+function keyOf(id: bigint): number | bigint {
+  return id >= MIN_SAFE && id <= MAX_SAFE ? Number(id) : id;
+}
+
+/**
+ * The embedded default store: a `Map` keyed by the exact id, bounded
  * by a plant count and a byte budget so that a flood of creates ends in 507
  * answers rather than an out-of-memory crash. Everything is lost on restart.
  *
@@ -49,7 +60,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       throw new TypeError(`createMemoryStore: \`${name}\` must be a non-negative integer`);
     }
   }
-  const plants = new Map<bigint, Plant>();
+  const plants = new Map<number | bigint, Plant>();
   let bytes = 0;
 
   return {
@@ -60,17 +71,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return bytes;
     },
     insertIfAbsent(id, plant) {
-      const existing = plants.get(id);
+      const key = keyOf(id);
+      const existing = plants.get(key);
       if (existing !== undefined) return Promise.resolve({ status: 'exists', existing });
       const cost = ENTRY_OVERHEAD_BYTES + 2 * (plant.name.length + (plant.tag?.length ?? 0));
       if (plants.size >= maxPlants || bytes + cost > maxBytes) return Promise.resolve(FULL);
       // A frozen copy: neither the caller's object nor a reader may change what is stored.
-      plants.set(id, Object.freeze(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }));
+      plants.set(key, Object.freeze(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }));
       bytes += cost;
       return Promise.resolve(INSERTED);
     },
     get(id) {
-      return Promise.resolve(plants.get(id));
+      return Promise.resolve(plants.get(keyOf(id)));
     },
   };
 }
