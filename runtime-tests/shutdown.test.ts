@@ -1,5 +1,5 @@
-import { Agent, request } from 'node:http';
-import { CONFORMANCE_TOKEN, send } from '@plant-store/core/testing';
+import { request } from 'node:http';
+import { CONFORMANCE_TOKEN, startKeepAliveLoad } from '@plant-store/core/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, RUNTIMES, spawnServer } from './runtimes.ts';
 
@@ -46,32 +46,12 @@ describe('graceful shutdown on SIGTERM', () => {
   it.each(['Node 20', 'Bun', 'Deno'])('%s under load from 32 keep-alive clients: every request it took is answered, then exit 0', async (name) => {
     const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_ACCESS_LOG: 'on' });
     const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
-    const outcomes: { status?: number; connection?: string; error?: string }[] = [];
-    let nextId = 0;
-    let stopping = false;
-    const client = async () => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      try {
-        for (;;) {
-          try {
-            const response = await send(server.baseUrl, { path: '/plants', headers, body: `{"id":${++nextId},"name":"load"}`, agent });
-            outcomes.push({ status: response.status, connection: String(response.headers['connection']) });
-            if (stopping && response.status !== 200) return;
-          } catch (error) {
-            outcomes.push({ error: (error as NodeJS.ErrnoException).code ?? String(error) });
-            if (stopping) return;
-          }
-        }
-      } finally {
-        agent.destroy();
-      }
-    };
-    const clients = Array.from({ length: 32 }, client);
+    const load = startKeepAliveLoad({ baseUrl: server.baseUrl, clients: 32, headers, body: (id) => `{"id":${id},"name":"load"}` });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    stopping = true;
+    load.winding();
     server.child.kill('SIGTERM');
     const code = await server.exited;
-    await Promise.all(clients);
+    const outcomes = await load.finished;
     const ok = outcomes.filter((outcome) => outcome.status === 200).length;
     const refused = outcomes.filter((outcome) => outcome.status === 503);
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).map((outcome) => outcome.error);

@@ -14,6 +14,8 @@ export class FetchPlantRequest implements PlantRequest {
   /** Set while part of the body is still unread. */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #discarding: Promise<void> | undefined;
+  /** Whether readBody took the body: not every runtime's `bodyUsed` says so. */
+  #read = false;
 
   constructor(request: Request) {
     this.#request = request;
@@ -29,17 +31,20 @@ export class FetchPlantRequest implements PlantRequest {
     const request = this.#request;
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBytes) return TOO_LARGE;
-    const body = request.body;
-    if (body === null) return EMPTY;
     // A declared length within the limit is enforced by the runtime's HTTP
-    // parser, so the whole body can be taken in one call, the fast way.
+    // parser, so the whole body can be taken in one call, the fast way, and
+    // without `request.body`, whose stream some runtimes only build on access.
     if (declared !== null) {
+      this.#read = true;
       try {
         return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
       } catch {
         return ABORTED;
       }
     }
+    this.#read = true;
+    const body = request.body;
+    if (body === null) return EMPTY;
     const reader = (this.#reader = body.getReader());
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -75,9 +80,10 @@ export class FetchPlantRequest implements PlantRequest {
   discardUnread(): void {
     let reader = this.#reader;
     if (reader === undefined) {
+      // The usual case, a body read whole, ends here at once.
+      if (this.#read || this.#request.bodyUsed) return;
       const body = this.#request.body;
-      // The usual case, a body read whole or none at all, ends here at once.
-      if (body === null || body.locked || this.#request.bodyUsed) return;
+      if (body === null || body.locked) return;
       reader = body.getReader();
     }
     this.#reader = undefined;

@@ -1,6 +1,5 @@
-import { Agent } from 'node:http';
 import { staticTokens, type PlantStore } from '@plant-store/core';
-import { parseResponses, rawExchange, send } from '@plant-store/core/testing';
+import { parseResponses, rawExchange, startKeepAliveLoad } from '@plant-store/core/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { describe, expect, it } from 'vitest';
 import { serve } from './serve.ts';
@@ -20,32 +19,11 @@ describe('shutdown under load', () => {
       get: (id) => inner.get(id),
     };
     const running = await serve({ store, authenticate: staticTokens(['t']), port: 0, accessLog: false });
-    const outcomes: { id: number; status?: number; connection?: string; error?: string }[] = [];
-    let nextId = 0;
-    let closing = false;
-    const client = async () => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      try {
-        for (;;) {
-          const id = ++nextId;
-          try {
-            const response = await send(running.url, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"load"}`, agent });
-            outcomes.push({ id, status: response.status, connection: String(response.headers['connection']) });
-            if (closing && response.status !== 200) return;
-          } catch (error) {
-            outcomes.push({ id, error: (error as NodeJS.ErrnoException).code ?? String(error) });
-            if (closing) return;
-          }
-        }
-      } finally {
-        agent.destroy();
-      }
-    };
-    const clients = Array.from({ length: 32 }, client);
+    const load = startKeepAliveLoad({ baseUrl: running.url, clients: 32, headers: HEADERS, body: (id) => `{"id":${id},"name":"load"}` });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    closing = true;
+    load.winding();
     const closed = running.close();
-    await Promise.all(clients);
+    const outcomes = await load.finished;
     await closed;
 
     const answered = outcomes.filter((outcome) => outcome.status !== undefined);

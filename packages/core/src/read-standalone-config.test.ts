@@ -20,7 +20,10 @@ describe('readStandaloneConfig', () => {
     expect(await config.authenticate('one', noRequest)).toBe(true);
     expect(await config.authenticate('two', noRequest)).toBe(true);
     expect(await config.authenticate('', noRequest)).toBe(false);
-    expect(startupLines(config, 'http://x')).toEqual(['plant-store listening on http://x']);
+    expect(startupLines(config, 'http://x')).toEqual(['plant-store listening on http://x (store: memory)']);
+    const withDatabase = readStandaloneConfig({ PLANT_STORE_TOKENS: 'one', PLANT_STORE_DATABASE_URL: 'postgres://u:secret@db/plants' });
+    expect(withDatabase.databaseUrl).toBe('postgres://u:secret@db/plants');
+    expect(startupLines(withDatabase, 'http://x')).toEqual(['plant-store listening on http://x (store: postgres)']);
   });
 
   it('refuses a port or a token that cannot work', () => {

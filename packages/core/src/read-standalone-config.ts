@@ -7,6 +7,7 @@ export interface StandaloneEnv {
   readonly PORT?: string | undefined;
   readonly PLANT_STORE_TOKENS?: string | undefined;
   readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
+  readonly PLANT_STORE_DATABASE_URL?: string | undefined;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -17,11 +18,13 @@ export interface StandaloneConfig {
   /** Set when `PLANT_STORE_TOKENS` was empty: the one token accepted, to print once. */
   readonly generatedToken?: string;
   readonly accessLog: boolean;
+  /** PostgreSQL to keep plants in (`PLANT_STORE_DATABASE_URL`); without it, the memory store. */
+  readonly databaseUrl?: string;
 }
 
 /** The lines a standalone server prints at start, the same on every runtime. */
 export function startupLines(config: StandaloneConfig, url: string): string[] {
-  const lines = [`plant-store listening on ${url}`];
+  const lines = [`plant-store listening on ${url} (store: ${config.databaseUrl === undefined ? 'memory' : 'postgres'})`];
   if (config.generatedToken !== undefined) {
     lines.push(`plant-store: PLANT_STORE_TOKENS is not set; the only accepted token is ${config.generatedToken}`);
   }
@@ -38,7 +41,8 @@ export function accessLogLine(method: string, url: string, status: number, milli
  * Reads a standalone server's settings from its environment (SPEC.md,
  * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
  * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
- * the server is never open) and `PLANT_STORE_ACCESS_LOG` (`off` silences it).
+ * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
+ * `PLANT_STORE_DATABASE_URL` (PostgreSQL instead of the memory store).
  *
  * @throws TypeError for a port or token that cannot work, so a server refuses to start.
  */
@@ -59,9 +63,15 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
   const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
-  return generatedToken === undefined
-    ? { host, port, authenticate, accessLog }
-    : { host, port, authenticate, accessLog, generatedToken };
+  const databaseUrl = env.PLANT_STORE_DATABASE_URL?.trim() || undefined;
+  return {
+    host,
+    port,
+    authenticate,
+    accessLog,
+    ...(generatedToken === undefined ? {} : { generatedToken }),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+  };
 }
 
 function randomToken(): string {

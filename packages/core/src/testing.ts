@@ -3,6 +3,7 @@ export { CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from '.
 export { describeHttpConformance, expectError, freshId } from './testing/describe-http-conformance.ts';
 export { describeStoreContract } from './testing/describe-store-contract.ts';
 export { send } from './testing/http-client.ts';
+export { startKeepAliveLoad } from './testing/keep-alive-load.ts';
 export { parseResponses, rawExchange } from './testing/raw-exchange.ts';
 export { createResponseValidator, dereference } from './testing/validate-response.ts';
 
@@ -11,4 +12,5 @@ export type { ConformanceScenario } from './testing/conformance-scenarios.ts';
 export type { ConformanceTarget, RunningTarget } from './testing/describe-http-conformance.ts';
 export type { StoreContractOptions } from './testing/describe-store-contract.ts';
 export type { RawRequest, RawResponse } from './testing/http-client.ts';
+export type { KeepAliveLoad, LoadOutcome } from './testing/keep-alive-load.ts';
 export type { RawExchangeResult, RawStep } from './testing/raw-exchange.ts';

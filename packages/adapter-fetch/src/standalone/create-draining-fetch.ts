@@ -1,6 +1,11 @@
 import { SHUTTING_DOWN } from '@plant-store/core';
 import type { FetchHandler } from '../create-fetch-handler.ts';
 
+/** How long requests arriving on kept-alive connections still get an answer (503) once stopping. */
+const DRAIN_GRACE_MS = 500;
+/** Longest wait for requests in flight before stopping regardless. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
 /** A Fetch handler that can be drained for a graceful stop. */
 export interface DrainingFetch {
   readonly fetch: FetchHandler;
@@ -10,6 +15,11 @@ export interface DrainingFetch {
    * done, or after `timeoutMs` whatever is in flight.
    */
   drain(graceMs: number, timeoutMs: number): Promise<void>;
+  /**
+   * A signal listener for a graceful stop, which acts once: drain (500 ms of
+   * grace, at most 10 s), then `close` the server, then `exit`.
+   */
+  stopper(close: () => Promise<unknown>, exit: () => void): () => void;
 }
 
 /**
@@ -44,6 +54,14 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
       });
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
       return Promise.race([Promise.all([grace, idle]).then(() => {}), deadline]);
+    },
+    stopper(close, exit) {
+      let stopping = false;
+      return () => {
+        if (stopping) return;
+        stopping = true;
+        void this.drain(DRAIN_GRACE_MS, DRAIN_TIMEOUT_MS).then(close).then(exit);
+      };
     },
   };
 }

@@ -12,11 +12,6 @@ declare const Bun: {
 };
 declare const process: { on(signal: string, listener: () => void): void; exit(code: number): never };
 
-/** How long requests arriving on kept-alive connections still get an answer (503) once stopping. */
-const DRAIN_GRACE_MS = 500;
-/** Longest wait for requests in flight before exiting regardless. */
-const DRAIN_TIMEOUT_MS = 10_000;
-
 /**
  * Serves Plant Store standalone on Bun (`pnpm start:bun`): `HOST`, `PORT`,
  * `PLANT_STORE_TOKENS`, access log, and on SIGINT/SIGTERM `server.stop()`,
@@ -29,15 +24,7 @@ export function serveBun(build?: BuildOptions): void {
   const draining = createDrainingFetch(fetch);
   const server = Bun.serve({ hostname: config.host, port: config.port, fetch: (request) => draining.fetch(request) });
   for (const line of startupLines(config, server.url.origin)) console.log(line);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void draining
-      .drain(DRAIN_GRACE_MS, DRAIN_TIMEOUT_MS)
-      .then(() => server.stop())
-      .then(() => process.exit(0));
-  };
+  const stop = draining.stopper(() => server.stop(), () => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

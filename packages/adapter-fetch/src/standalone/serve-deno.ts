@@ -14,10 +14,6 @@ declare const Deno: {
 
 /** The only variables read; Deno runs with `--allow-env` for exactly these. */
 const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG'] as const;
-/** How long requests arriving on kept-alive connections still get an answer (503) once stopping. */
-const DRAIN_GRACE_MS = 500;
-/** Longest wait for requests in flight before shutting down regardless. */
-const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`): `HOST`, `PORT`,
@@ -42,15 +38,7 @@ export function serveDeno(build?: BuildOptions, extraVariables: readonly string[
     },
     (request) => draining.fetch(request),
   );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void draining
-      .drain(DRAIN_GRACE_MS, DRAIN_TIMEOUT_MS)
-      .then(() => server.shutdown())
-      .then(() => Deno.exit(0));
-  };
+  const stop = draining.stopper(() => server.shutdown(), () => Deno.exit(0));
   Deno.addSignalListener('SIGINT', stop);
   Deno.addSignalListener('SIGTERM', stop);
 }

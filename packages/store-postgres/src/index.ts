@@ -1,0 +1,3 @@
+export { createPostgresStore } from './create-postgres-store.ts';
+
+export type { PostgresStore, PostgresStoreOptions } from './create-postgres-store.ts';

