@@ -54,7 +54,7 @@ export interface RunningServer {
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { host = '127.0.0.1', port = 8080, shutdownTimeoutMs = 10_000 } = options;
   const handler = createNodeHandler(options);
-  const log = options.accessLog === undefined ? writeStdout : options.accessLog;
+  const log = options.accessLog === undefined ? stdoutLog : options.accessLog;
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? 10_000,
@@ -92,6 +92,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       // close instead; then idle connections are closed.
       Server.prototype.close.call(server, () => {
         clearTimeout(deadline);
+        flushStdoutLog();
         resolve();
       });
       setTimeout(() => server.closeIdleConnections(), Math.min(DRAIN_GRACE_MS, shutdownTimeoutMs)).unref();
@@ -127,6 +128,22 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   socket.end(lines.join('\r\n'));
 }
 
-function writeStdout(line: string): void {
-  process.stdout.write(`${line}\n`);
+// Access-log lines are gathered and written once per turn of the event loop:
+// a write per request costs a busy server a tenth of its throughput.
+const pendingLines: string[] = [];
+let flushScheduled = false;
+
+function stdoutLog(line: string): void {
+  pendingLines.push(line);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushStdoutLog);
+  }
+}
+
+function flushStdoutLog(): void {
+  flushScheduled = false;
+  if (pendingLines.length === 0) return;
+  process.stdout.write(`${pendingLines.join('\n')}\n`);
+  pendingLines.length = 0;
 }

@@ -127,19 +127,17 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
   }
 
-  return async function handlePlantRequest(request) {
+  return function handlePlantRequest(request) {
     const path = pathOf(request.url);
-    if (path !== plantsPath && path !== documentPath) return NOT_FOUND;
-    if (request.draining === true) return SHUTTING_DOWN;
-    if (path === documentPath) return request.method === 'GET' ? documentResponse(request) : GET_ONLY;
-    if (request.method !== 'POST') return POST_ONLY;
-    try {
-      return await createFromRequest(request);
-    } catch (error) {
-      // The one place where an unexpected throw becomes an answer.
+    if (path !== plantsPath && path !== documentPath) return Promise.resolve(NOT_FOUND);
+    if (request.draining === true) return Promise.resolve(SHUTTING_DOWN);
+    if (path === documentPath) return Promise.resolve(request.method === 'GET' ? documentResponse(request) : GET_ONLY);
+    if (request.method !== 'POST') return Promise.resolve(POST_ONLY);
+    // The one place where an unexpected throw becomes an answer.
+    return createFromRequest(request).then(undefined, (error: unknown) => {
       safely(() => onError(error, { request, kind: 'internal' }));
       return INTERNAL;
-    }
+    });
   };
 }
 
