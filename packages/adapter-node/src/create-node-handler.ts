@@ -46,8 +46,7 @@ const LINGER_MS = 2_000;
 function writeResponse(req: IncomingMessage, res: ServerResponse, response: PlantResponse): void {
   if (res.headersSent || res.destroyed) return;
   // A closing server should not invite the next request on this connection.
-  const server = (req.socket as { server?: { listening?: boolean } } | null)?.server;
-  if (server?.listening === false) res.shouldKeepAlive = false;
+  if (isServerClosing(req)) res.shouldKeepAlive = false;
   const headers = response.headers;
   const body = response.body;
   // One writeHead with every header, Content-Length included: Node then sends
