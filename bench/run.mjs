@@ -224,8 +224,11 @@ async function main() {
   const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
   const { markdown, svg } = renderReport({ rows, versions, rounds: ROUNDS, warmup: WARMUP_S, duration: DURATION_S, connections: CONNECTIONS, minutes, micro, memory });
   await database?.stop();
-  writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
-  writeFileSync(join(here, 'throughput.svg'), svg);
+  // A partial run (BENCH_ONLY) prints its table but leaves the published one alone.
+  if (!process.env.BENCH_ONLY) {
+    writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
+    writeFileSync(join(here, 'throughput.svg'), svg);
+  }
   console.log(markdown);
 }
 
