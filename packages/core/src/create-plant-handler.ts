@@ -84,6 +84,7 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`createPlantHandler: \`${name}\` must be a non-negative integer`);
   }
 
+  const bodyTooLarge = errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`);
   const plantsPath = `${basePath}/plants`;
   const documentPath = `${basePath}/openapi.json`;
   const documents = new Map<string, PlantResponse>();
@@ -112,11 +113,7 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     if ((typeof verdict === 'boolean' ? verdict : await verdict) !== true) return TOKEN_REJECTED;
 
     const body = await request.readBody(maxBodyBytes);
-    if (!body.ok) {
-      return body.reason === 'too-large'
-        ? errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`)
-        : BODY_ABORTED;
-    }
+    if (!body.ok) return body.reason === 'too-large' ? bodyTooLarge : BODY_ABORTED;
     if (body.bytes.length === 0) return BODY_MISSING;
     if (!isJsonMediaType(request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
 

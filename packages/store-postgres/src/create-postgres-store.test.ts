@@ -1,6 +1,8 @@
 import { describeStoreContract } from '@plant-store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabase } from '../test/start-postgres.ts';
+import { startPostgres } from '../test/start-postgres.mjs';
+
+type TestDatabase = Awaited<ReturnType<typeof startPostgres>>;
 import { createPostgresStore, type PostgresStore } from './create-postgres-store.ts';
 
 let database: TestDatabase;
