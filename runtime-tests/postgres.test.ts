@@ -1,9 +1,7 @@
 import { Agent } from 'node:http';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres } from '../packages/store-postgres/test/start-postgres.mjs';
-
-type TestDatabase = Awaited<ReturnType<typeof startPostgres>>;
+import { startPostgres, type TestDatabase } from '../packages/store-postgres/test/start-postgres.mjs';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };

@@ -1,8 +1,6 @@
 import { describeStoreContract } from '@plant-store/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres } from '../test/start-postgres.mjs';
-
-type TestDatabase = Awaited<ReturnType<typeof startPostgres>>;
+import { startPostgres, type TestDatabase } from '../test/start-postgres.mjs';
 import { createPostgresStore, type PostgresStore } from './create-postgres-store.ts';
 
 let database: TestDatabase;
