@@ -1,6 +1,6 @@
 import { fail, type Result } from './failure.ts';
 import { withTimeout } from './with-timeout.ts';
-import type { PlantStore } from './plant-store.ts';
+import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { NewPlant, Plant } from './schemas.ts';
 
 /** Options of {@link createPlant}. */
@@ -31,13 +31,23 @@ export interface Created {
  */
 export async function createPlant(store: PlantStore, newPlant: NewPlant, options: CreatePlantOptions = {}): Promise<Result<Created>> {
   const plant: Plant = newPlant.tag === undefined ? { name: newPlant.name } : { name: newPlant.name, tag: newPlant.tag };
-  let inserted;
+  let inserted: InsertResult;
   try {
     const insert = store.insertIfAbsent(newPlant.id, plant);
-    inserted = options.timeoutMs === undefined ? await insert : await withTimeout(insert, options.timeoutMs);
+    // An in-process store answers at once: nothing to wait for, nothing to time out.
+    if (!isThenable(insert)) inserted = insert;
+    else inserted = options.timeoutMs === undefined ? await insert : await withTimeout(Promise.resolve(insert), options.timeoutMs);
   } catch (cause) {
     return fail('storage-unavailable', 'the plant store is unavailable; try again later', cause);
   }
+  return decide(inserted, newPlant, plant);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+function decide(inserted: InsertResult, newPlant: NewPlant, plant: Plant): Result<Created> {
   switch (inserted.status) {
     case 'inserted':
       return { ok: true, value: { outcome: 'created', plant } };

@@ -12,6 +12,7 @@ export type InsertResult =
 /**
  * The storage interface. Implement it to keep plants anywhere; run the store
  * contract suite from `@plant-store/core/testing` to check the implementation.
+ * Stores that do I/O return promises; `insertIfAbsent` may also answer at once.
  *
  * A store may throw or reject for an outage (the client gets 503, code 1501);
  * it answers `{ status: 'full' }` when a bound is reached (507, code 1502).
@@ -29,7 +30,7 @@ export interface PlantStore {
    * clash it reports the stored plant, so the caller can tell a retry of the
    * same create from a conflicting one.
    */
-  insertIfAbsent(id: bigint, plant: Plant): Promise<InsertResult>;
+  insertIfAbsent(id: bigint, plant: Plant): InsertResult | Promise<InsertResult>;
   /** The plant stored under `id`, if any. */
   get(id: bigint): Promise<Plant | undefined>;
 }
