@@ -292,11 +292,13 @@ export function describeHttpConformance(target: ConformanceTarget): void {
     });
 
     describe('413, 415: size and media type', () => {
-      it('1400 for an 8 MiB body, declared or chunked, and keeps serving', async () => {
+      it('1400 for an 8 MiB declared body and a 1.5 MiB chunked one, and keeps serving', async () => {
         const big = `{"id":1,"name":"${'x'.repeat(8 << 20)}"}`;
         // Declared too large: answered from the headers, so a careful client never sends it.
         expectError(await call({ path: '/plants', headers: { ...OK_HEADERS, expect: '100-continue' }, body: big }), 413, 1400);
-        const chunks = Array.from({ length: 128 }, () => 'x'.repeat(64 << 10));
+        // Chunked, 1.5 MiB: refused while streaming. (workerd resets a connection when more than 1 MiB of a
+        // body is left unread, so a larger chunked upload is checked on Node only, in adapter-node's tests.)
+        const chunks = Array.from({ length: 24 }, () => 'x'.repeat(64 << 10));
         expectError(await call({ path: '/plants', headers: OK_HEADERS, chunked: true, body: ['{"id":1,"name":"', ...chunks, '"}'] }), 413, 1400);
         expect((await create(`{"id":${freshId()},"name":"after"}`)).status).toBe(200);
       });
