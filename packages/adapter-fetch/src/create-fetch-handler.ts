@@ -4,9 +4,12 @@ import { FetchPlantRequest } from './fetch-plant-request.ts';
 /** Options of {@link createFetchHandler}: exactly the core's handler options. */
 export type FetchHandlerOptions = PlantHandlerOptions;
 
-/** What a Worker passes beside the request: `waitUntil` keeps background work alive. */
+/** What a Worker or a launcher passes beside the request. */
 export interface FetchContext {
+  /** Keeps background work alive after the answer (Workers). */
   waitUntil?(promise: Promise<unknown>): void;
+  /** The server is stopping: the core answers 503 (see `PlantRequest.draining`). */
+  readonly draining?: boolean;
 }
 
 /** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
@@ -29,7 +32,7 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   const handle = createPlantHandler({ onError: logError, ...options });
   return async function plantStoreFetchHandler(request, context) {
-    const plantRequest = new FetchPlantRequest(request);
+    const plantRequest = new FetchPlantRequest(request, context?.draining === true);
     const response = await handle(plantRequest);
     plantRequest.discardUnread();
     // A Worker cancels what runs after its answer unless told to wait for it.

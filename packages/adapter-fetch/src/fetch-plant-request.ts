@@ -10,6 +10,7 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
 export class FetchPlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
+  readonly draining: boolean;
   readonly #request: Request;
   /** Set while part of the body is still unread. */
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -17,10 +18,11 @@ export class FetchPlantRequest implements PlantRequest {
   /** Whether readBody took the body: not every runtime's `bodyUsed` says so. */
   #read = false;
 
-  constructor(request: Request) {
+  constructor(request: Request, draining = false) {
     this.#request = request;
     this.method = request.method;
     this.url = pathAndQuery(request.url);
+    this.draining = draining;
   }
 
   header(name: string): string | undefined {

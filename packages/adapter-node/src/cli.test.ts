@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,25 +81,19 @@ describe('standalone server (node dist/cli.js)', () => {
 
   it('on SIGTERM finishes the request in flight with Connection: close, then exits 0', async () => {
     const server = await start({ PLANT_STORE_TOKENS: 'a-token' });
-    const url = new URL(server.url);
-    const response = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
-      const req = request(
-        { host: url.hostname, port: url.port, method: 'POST', path: '/plants', headers: { authorization: 'Bearer a-token', 'content-type': 'application/json' } },
-        (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
-        },
-      );
-      req.on('error', reject);
-      // Half a body now, SIGTERM, the other half after: the request is in flight when the signal lands.
-      req.write('{"id":7,');
-      setTimeout(() => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Half a body now, SIGTERM, the other half after: the request is in flight when the signal lands.
+    const response = await send(server.url, {
+      path: '/plants',
+      headers: { authorization: 'Bearer a-token', 'content-type': 'application/json' },
+      chunked: true,
+      body: ['{"id":7,', async () => {
+        await sleep(200);
         server.child.kill('SIGTERM');
-        setTimeout(() => req.end('"name":"late"}'), 300);
-      }, 200);
+        await sleep(300);
+      }, '"name":"late"}'],
     });
-    const answered = await response;
+    const answered = { status: response.status, connection: response.headers['connection'], body: response.body };
     expect(answered).toEqual({ status: 200, connection: 'close', body: '{"name":"late"}' });
     expect(await server.exited).toBe(0);
   });

@@ -47,22 +47,18 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   if (res.headersSent || res.destroyed) return;
   // A closing server should not invite the next request on this connection.
   if (isServerClosing(req)) res.shouldKeepAlive = false;
-  const headers = response.headers;
   const body = response.body;
   // One writeHead with every header, Content-Length included: Node then sends
   // head and body in a single write, as a hand-written server would.
+  res.writeHead(response.status, [...flatten(response.headers), 'content-length', String(Buffer.byteLength(body))]);
   if (req.complete) {
-    res.writeHead(response.status, [...flatten(headers), 'content-length', String(Buffer.byteLength(body))]);
     res.end(body);
     return;
   }
-  res.statusCode = response.status;
-  for (const name in headers) res.setHeader(name, headers[name]!);
   // Part of the body is still on its way (a 401 never reads it, a 413 stops at
   // the limit). Ending now could close the connection under a client that is
   // still sending, and the reset could lose this answer. So: send the answer
   // whole, drop the rest of the body, and end once it is in (or LINGER_MS).
-  res.setHeader('content-length', Buffer.byteLength(body));
   res.write(body);
   req.resume();
   let ended = false;

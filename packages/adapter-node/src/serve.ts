@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { accessLogLine, errorResponse, type ErrorKind } from '@plant-store/core';
+import { accessLogLine, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { createNodeHandler, type NodeHandlerOptions } from './create-node-handler.ts';
 
 /** Options of {@link serve}: the handler's options plus the server's own. */
@@ -100,20 +100,27 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   return { server, url, close };
 }
 
-// What Node's parser and timers report, as the failure a client is told about.
-const CLIENT_ERRORS: Readonly<Record<string, ErrorKind>> = {
+// What Node's parser and timers report, as the failure a client is told about;
+// anything else Node cannot parse is not HTTP.
+const CLIENT_ERRORS: Readonly<Record<string, ProtocolErrorKind>> = {
   HPE_HEADER_OVERFLOW: 'headers-too-large',
   ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
 };
-const CLIENT_ERROR_MESSAGES: Readonly<Partial<Record<ErrorKind, string>>> = {
-  'headers-too-large': 'the request headers are too large',
-  'request-timeout': 'the request was not received in time',
-  'malformed-request': 'not a valid HTTP/1.1 request',
+
+/** The core's answer as raw HTTP/1.1 bytes, closing the connection; built once per kind. */
+function rawAnswer({ status, headers, body }: PlantResponse): string {
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  return [...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n');
+}
+const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
+  'malformed-request': rawAnswer(PROTOCOL_ERRORS['malformed-request']),
+  'request-timeout': rawAnswer(PROTOCOL_ERRORS['request-timeout']),
+  'headers-too-large': rawAnswer(PROTOCOL_ERRORS['headers-too-large']),
 };
 
 /**
  * Answers a request Node could not read (malformed, headers too large, too
- * slow) with the Error body instead of Node's bare status line, then closes.
+ * slow) with the core's Error body instead of Node's bare status line, then closes.
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -121,11 +128,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     socket.destroy();
     return;
   }
-  const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
-  const { status, headers, body } = errorResponse(kind, CLIENT_ERROR_MESSAGES[kind]!);
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
-  lines.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body);
-  socket.end(lines.join('\r\n'));
+  socket.end(RAW_ANSWERS[CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request']);
 }
 
 // Access-log lines are gathered and written once per turn of the event loop:

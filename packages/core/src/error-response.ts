@@ -32,3 +32,17 @@ export function errorResponse(kind: ErrorKind, message: string, headers?: Readon
  * new connection, to a server that is still accepting.
  */
 export const SHUTTING_DOWN: PlantResponse = errorResponse('storage-unavailable', 'the server is shutting down; retry on a new connection');
+
+/** The failures an HTTP server meets before there is a request to hand the core. */
+export type ProtocolErrorKind = 'malformed-request' | 'request-timeout' | 'headers-too-large';
+
+/**
+ * The answers to requests an HTTP server could not read: not HTTP (400, 1005),
+ * too slow (408, 1402), headers too large (431, 1403). A server that can write
+ * its own protocol errors (the standalone Node server) sends these.
+ */
+export const PROTOCOL_ERRORS: Readonly<Record<ProtocolErrorKind, PlantResponse>> = Object.freeze({
+  'malformed-request': errorResponse('malformed-request', 'not a valid HTTP/1.1 request'),
+  'request-timeout': errorResponse('request-timeout', 'the request was not received in time'),
+  'headers-too-large': errorResponse('headers-too-large', 'the request headers are too large'),
+});

@@ -1,7 +1,7 @@
 export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
 export { createPlant } from './create-plant.ts';
 export { createPlantHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './create-plant-handler.ts';
-export { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
+export { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS, SHUTTING_DOWN } from './error-response.ts';
 export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
 export { isJsonMediaType } from './is-json-media-type.ts';
@@ -16,6 +16,7 @@ export { staticTokens } from './static-tokens.ts';
 export type { Authenticate, BearerCredential } from './authenticate.ts';
 export type { CreatePlantOptions, Created } from './create-plant.ts';
 export type { ErrorContext, PlantHandler, PlantHandlerOptions } from './create-plant-handler.ts';
+export type { ProtocolErrorKind } from './error-response.ts';
 export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';
 export type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';

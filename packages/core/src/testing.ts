@@ -11,6 +11,6 @@ export type { InvalidCreate, ValidCreate } from './testing/arbitraries.ts';
 export type { ConformanceScenario } from './testing/conformance-scenarios.ts';
 export type { ConformanceTarget, RunningTarget } from './testing/describe-http-conformance.ts';
 export type { StoreContractOptions } from './testing/describe-store-contract.ts';
-export type { RawRequest, RawResponse } from './testing/http-client.ts';
+export type { BetweenChunks, RawRequest, RawResponse } from './testing/http-client.ts';
 export type { KeepAliveLoad, LoadOutcome } from './testing/keep-alive-load.ts';
 export type { RawExchangeResult, RawStep } from './testing/raw-exchange.ts';

@@ -1,4 +1,3 @@
-import { SHUTTING_DOWN } from '@plant-store/core';
 import type { FetchHandler } from '../create-fetch-handler.ts';
 
 /** How long requests arriving on kept-alive connections still get an answer (503) once stopping. */
@@ -10,7 +9,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export interface DrainingFetch {
   readonly fetch: FetchHandler;
   /**
-   * From now on answers new requests 503 (code 1501) with `Connection: close`,
+   * From now on hands new requests to the core as draining (503, code 1501)
+   * and closes their connections,
    * and resolves once `graceMs` have passed and the requests in flight are
    * done, or after `timeoutMs` whatever is in flight.
    */
@@ -24,8 +24,9 @@ export interface DrainingFetch {
 
 /**
  * Wraps a standalone server's handler so that a stop finishes what is in
- * flight while requests still arriving on kept-alive connections are told to
- * go elsewhere, rather than being processed or cut off mid-way.
+ * flight while requests still arriving on kept-alive connections are told
+ * (by the core, as draining) to go elsewhere, rather than being processed or
+ * cut off mid-way.
  */
 export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
   let inFlight = 0;
@@ -34,7 +35,10 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
   return {
     async fetch(request, context) {
       if (draining) {
-        return new Response(SHUTTING_DOWN.body, { status: SHUTTING_DOWN.status, headers: { ...SHUTTING_DOWN.headers, connection: 'close' } });
+        // The core decides the answer (503 on its routes); the connection is this server's to close.
+        const response = await handler(request, { ...context, draining: true });
+        response.headers.set('connection', 'close');
+        return response;
       }
       inFlight++;
       try {

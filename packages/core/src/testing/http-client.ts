@@ -7,12 +7,18 @@ export interface RawResponse {
   readonly body: string;
 }
 
+/**
+ * A step between body chunks: runs before the next chunk is written, e.g. a
+ * pause, or a signal sent to the server while the request is in flight.
+ */
+export type BetweenChunks = () => void | Promise<void>;
+
 /** What to send; `body` chunks are written one by one, without `Content-Length` when `chunked`. */
 export interface RawRequest {
   readonly method?: string;
   readonly path: string;
   readonly headers?: Readonly<Record<string, string | string[]>>;
-  readonly body?: string | Uint8Array | readonly (string | Uint8Array)[];
+  readonly body?: string | Uint8Array | readonly (string | Uint8Array | BetweenChunks)[];
   readonly chunked?: boolean;
   readonly agent?: Agent;
 }
@@ -29,7 +35,9 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
   const headers: Record<string, string | string[]> = { ...options.headers };
   if (!options.chunked) {
     let length = 0;
-    for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    for (const chunk of chunks) {
+      if (typeof chunk !== 'function') length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    }
     headers['content-length'] = String(length);
   }
   // A keep-alive agent of its own rather than `agent: false`, which would send
@@ -64,6 +72,10 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
     const writeAll = async () => {
       for (const chunk of chunks) {
         if (req.destroyed || answered) return;
+        if (typeof chunk === 'function') {
+          await chunk();
+          continue;
+        }
         if (!req.write(chunk)) await new Promise<void>((done) => (wake = done));
       }
       req.end();
