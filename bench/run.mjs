@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
-import { startPostgres } from '../packages/store-postgres/test/start-postgres.mjs';
+import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
 import { renderReport } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +27,7 @@ const bun = join(packageDir('bun'), 'bin/bun.exe');
 const deno = join(packageDir('deno'), 'deno');
 const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
 const server = (file) => join(here, 'servers', file);
-const plantStoreNode = join(root, 'packages/adapter-node/dist/cli.js');
+const plantStoreNode = join(root, 'packages/server/dist/bin/node.js');
 
 /** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
 export const CONTENDERS = [
@@ -44,10 +44,10 @@ export const CONTENDERS = [
   { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 24', command: [node24, server('plant-store-whatwg.mjs')] },
   { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 20', command: [node20, plantStoreNode], database: true },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
-  { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/adapter-fetch/dist/standalone/bun.js')] },
+  { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/server/dist/standalone/bun.js')] },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
-  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/adapter-fetch/dist/standalone/deno.js')] },
+  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/server/dist/standalone/deno.js')] },
 ].filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
 function ensureWrk() {

@@ -1,4 +1,4 @@
-import { describeHttpConformance } from '@plant-store/core/testing';
+import { describeHttpConformance } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { RUNTIMES, runtimeVersion, spawnServer } from './runtimes.ts';
 

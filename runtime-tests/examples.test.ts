@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { send } from '@plant-store/core/testing';
+import { send } from '@plant-store/testing';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { CONFORMANCE_TOKEN, type ConformanceScenario, type RawRequest } from '@plant-store/core/testing';
+import { CONFORMANCE_TOKEN, type ConformanceScenario, type RawRequest } from '@plant-store/testing';
 
 const OK = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 const post = (body: string | Uint8Array, headers: Record<string, string> = OK): RawRequest => ({ path: '/plants', headers, body });

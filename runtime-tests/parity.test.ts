@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
-import { createNodeHandler, serve } from '@plant-store/adapter-node';
-import { conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/core/testing';
+import { createNodeHandler } from '@plant-store/adapter-node';
+import { serve } from '@plant-store/server';
+import { conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import express from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ const quiet = { onError: () => {} };
 const TARGETS: readonly Target[] = [
   ...RUNTIMES.map((runtime): Target => ({ name: `${runtime.name} standalone`, start: (scenario) => spawnServer(runtime, scenario) })),
   {
-    name: 'adapter-node serve() in-process',
+    name: 'server serve() in-process',
     start: async (scenario) => {
       const running = await serve({ ...conformanceOptions(scenario, createMemoryStore()), ...quiet, port: 0, accessLog: false });
       return { baseUrl: running.url, close: running.close };

@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
-import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/core/testing';
+import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabase } from '../packages/store-postgres/test/start-postgres.mjs';
+import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };

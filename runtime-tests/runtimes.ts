@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/core/testing';
+import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +28,7 @@ function nodeRuntime(name: string, binary: string): Runtime {
     name,
     binary,
     versionArgs: ['--version'],
-    production: [join(root, 'packages/adapter-node/dist/cli.js')],
+    production: [join(root, 'packages/server/dist/bin/node.js')],
     fixture: [join(here, 'dist/node.js')],
   };
 }
@@ -49,21 +49,21 @@ export const RUNTIMES: readonly Runtime[] = [
     name: 'Bun',
     binary: join(packageDir('bun'), 'bin/bun.exe'),
     versionArgs: ['--version'],
-    production: [join(root, 'packages/adapter-fetch/dist/standalone/bun.js')],
+    production: [join(root, 'packages/server/dist/standalone/bun.js')],
     fixture: [join(here, 'dist/bun.js')],
   },
   {
     name: 'Deno',
     binary: join(packageDir('deno'), 'deno'),
     versionArgs: ['--version'],
-    production: ['run', '--allow-net', DENO_ENV, join(root, 'packages/adapter-fetch/dist/standalone/deno.js')],
+    production: ['run', '--allow-net', DENO_ENV, join(root, 'packages/server/dist/standalone/deno.js')],
     fixture: ['run', '--allow-net', `${DENO_ENV},CONFORMANCE_SCENARIO`, join(here, 'dist/deno.js')],
   },
   {
     name: 'workerd',
     binary: process.execPath,
     versionArgs: [join(packageDir('workerd'), 'bin/workerd'), '--version'],
-    production: [join(root, 'packages/adapter-fetch/dist/standalone/workerd.js')],
+    production: [join(root, 'packages/server/dist/standalone/workerd.js')],
     fixture: [join(here, 'dist/workerd.js')],
   },
 ];

@@ -1,4 +1,4 @@
-import { CONFORMANCE_TOKEN, send, startKeepAliveLoad } from '@plant-store/core/testing';
+import { CONFORMANCE_TOKEN, send, startKeepAliveLoad } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, RUNTIMES, spawnServer } from './runtimes.ts';
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conformanceOptions, describeHttpConformance } from '@plant-store/core/testing';
+import { conformanceOptions, describeHttpConformance } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { createNodeServerAdapter } from './create-node-server-adapter.ts';
 

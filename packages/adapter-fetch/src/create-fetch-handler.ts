@@ -20,8 +20,6 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Deno, Bun, Cloudflare Workers and any other WinterCG runtime. The body limit
  * is enforced while streaming, so a chunked upload is never buffered past it.
  *
- * Unexpected errors go to `options.onError`, by default `console.error`.
- *
  * @example
  * const fetch = createFetchHandler({
  *   store: createMemoryStore(),
@@ -30,7 +28,7 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Deno.serve(fetch); // or Bun.serve({ fetch }), or export default { fetch }
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
-  const handle = createPlantHandler({ onError: logError, ...options });
+  const handle = createPlantHandler(options);
   return async function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true);
     const response = await handle(plantRequest);
@@ -40,8 +38,4 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     return new Response(response.body, { status: response.status, headers: response.headers });
   };
-}
-
-function logError(error: unknown): void {
-  console.error('plant-store: unexpected error', error);
 }

@@ -1,4 +1,4 @@
 export { createFetchHandler } from './create-fetch-handler.ts';
-export { FetchPlantRequest } from './fetch-plant-request.ts';
+export { FetchPlantRequest, pathAndQuery } from './fetch-plant-request.ts';
 
 export type { FetchContext, FetchHandler, FetchHandlerOptions } from './create-fetch-handler.ts';

@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conformanceOptions, describeHttpConformance, type RunningTarget } from '@plant-store/core/testing';
+import { conformanceOptions, describeHttpConformance, type RunningTarget } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import express from 'express';
 import { createNodeHandler } from './create-node-handler.ts';
-import { serve } from './serve.ts';
 
 async function listen(server: Server, path = ''): Promise<RunningTarget> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -16,15 +15,6 @@ async function listen(server: Server, path = ''): Promise<RunningTarget> {
 }
 
 const quiet = { onError: () => {} };
-
-describeHttpConformance({
-  name: 'adapter-node standalone (serve)',
-  unmatched: 'not-found',
-  async start(scenario) {
-    const running = await serve({ ...conformanceOptions(scenario, createMemoryStore()), ...quiet, port: 0, accessLog: false });
-    return { baseUrl: running.url, close: running.close };
-  },
-});
 
 describeHttpConformance({
   name: 'adapter-node mounted in node:http',

@@ -17,8 +17,6 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * `http.createServer`, or under a path in Express (`app.use('/api', handler)`
  * serves `/api/plants`, since Express strips its mount path from `req.url`).
  *
- * Unexpected errors go to `options.onError`, by default `console.error`.
- *
  * @example
  * import { createServer } from 'node:http';
  * const handler = createNodeHandler({
@@ -28,7 +26,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * createServer(handler).listen(8080);
  */
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
-  const handle = createPlantHandler({ onError: logError, ...options });
+  const handle = createPlantHandler(options);
   return function plantStoreNodeHandler(req, res, next) {
     handle(new NodePlantRequest(req))
       .then((response) => {
@@ -79,8 +77,4 @@ function flatten(headers: Readonly<Record<string, string>>): string[] {
   let list = flattened.get(headers);
   if (list === undefined) flattened.set(headers, (list = Object.entries(headers).flat()));
   return list;
-}
-
-function logError(error: unknown): void {
-  console.error('plant-store: unexpected error', error);
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { staticTokens } from '@plant-store/core';
-import { send } from '@plant-store/core/testing';
+import { send } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import express from 'express';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import type { BodyResult, PlantRequest } from './http-types.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { Plant } from './schemas.ts';
 import { staticTokens } from './static-tokens.ts';
-import { invalidCreate, validCreate } from './testing/arbitraries.ts';
+import { invalidCreate, validCreate } from '@plant-store/testing';
 
 const TOKEN = 'property-token';
 const encoder = new TextEncoder();

@@ -4,6 +4,7 @@ import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts'
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
+import { logError } from './log-error.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import type { PlantStore } from './plant-store.ts';
@@ -32,7 +33,8 @@ export interface PlantHandlerOptions {
   readonly storeTimeoutMs?: number;
   /**
    * Receives unexpected errors (a throwing verifier, a failing store) with
-   * their details, which never reach the client. Default: ignored.
+   * their details, which never reach the client. Default: {@link logError},
+   * the console. Pass `() => {}` to ignore them.
    */
   readonly onError?: (error: unknown, context: ErrorContext) => void;
 }
@@ -60,7 +62,8 @@ const INTERNAL = errorResponse('internal', 'internal error');
 /**
  * Builds the Plant Store HTTP handler over plain data: a {@link PlantRequest}
  * in, a {@link PlantResponse} out. It serves `POST {basePath}/plants` (routing,
- * authentication, body, validation, storage, in SPEC.md's order) and
+ * authentication, body, validation, storage, in the order of
+ * docs/contract.md, "Order of checks") and
  * `GET {basePath}/openapi.json` (no authentication), and never rejects:
  * unexpected errors go to `onError` and the client gets a bare 500.
  *
@@ -77,7 +80,7 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   const basePath = normaliseBasePath(options.basePath ?? '');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const createOptions = { timeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS };
-  const onError = options.onError ?? (() => {});
+  const onError = options.onError ?? logError;
   if (typeof store?.insertIfAbsent !== 'function') throw new TypeError('createPlantHandler: `store` must be a PlantStore');
   if (typeof authenticate !== 'function') throw new TypeError('createPlantHandler: `authenticate` is required');
   for (const [name, value] of [['maxBodyBytes', maxBodyBytes], ['storeTimeoutMs', createOptions.timeoutMs]] as const) {

@@ -32,7 +32,7 @@ export interface ErrorEntry {
 
 /**
  * The one mapping from failure kinds to HTTP statuses and error codes
- * (SPEC.md, "Status codes and the Error body").
+ * (docs/contract.md, "Status codes and the Error body").
  */
 export const errorTable = {
   'body-missing': { status: 400, code: 1000, when: 'no body, or an empty one' },

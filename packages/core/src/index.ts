@@ -5,12 +5,12 @@ export { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS, SHUTTING_DOWN } from './e
 export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
 export { isJsonMediaType } from './is-json-media-type.ts';
+export { logError } from './log-error.ts';
 export { createOpenApiDocument } from './openapi-document.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { parseNewPlant } from './parse-new-plant.ts';
 export { StoreTimeoutError } from './with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
-export { accessLogLine, readStandaloneConfig, startupLines } from './read-standalone-config.ts';
 export { staticTokens } from './static-tokens.ts';
 
 export type { Authenticate, BearerCredential } from './authenticate.ts';
@@ -22,5 +22,4 @@ export type { Failure, Result } from './failure.ts';
 export type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 export type { OpenApiDocument } from './openapi-document.ts';
 export type { InsertResult, PlantStore } from './plant-store.ts';
-export type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
 export type { ErrorBody, NewPlant, Plant } from './schemas.ts';

@@ -95,7 +95,7 @@ function createErrorStatuses(): number[] {
 /**
  * Builds the OpenAPI 3.1.0 document of exactly what the service does: the
  * seed's contract (title, version, MIT license, global bearer auth, `POST
- * /plants` with NewPlant in and Plant out) plus every status SPEC.md adds, each
+ * /plants` with NewPlant in and Plant out) plus every status the contract adds (docs/contract.md), each
  * with the Error codes it can carry. The schemas are generated from the same
  * valibot schemas that validate requests, so the two cannot drift.
  *

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseInt64Literal } from './parse-int64-literal.ts';
 import { INT64_MAX, INT64_MIN } from './schemas.ts';
-import { int64, outOfRangeInteger } from './testing/arbitraries.ts';
+import { int64, outOfRangeInteger } from '@plant-store/testing';
 
 /** The value of a JSON number literal as an exact fraction, by the definition of the grammar. */
 function reference(sign: string, int: string, frac: string, exp: number): bigint | undefined {

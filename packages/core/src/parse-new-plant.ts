@@ -24,7 +24,7 @@ const EXPECTED: Readonly<Record<keyof NewPlant, string>> = {
 
 /**
  * Turns request body bytes into a validated {@link NewPlant}, or the failure a
- * client should see, in SPEC.md's order: UTF-8 and JSON syntax (1001), an object
+ * client should see, in the contract's order (docs/contract.md, "Order of checks"): UTF-8 and JSON syntax (1001), an object
  * (1002), required fields (1003), field types and ranges (1004).
  *
  * The id is exact over the whole int64 range. The common body (no fractions, no

@@ -11,7 +11,7 @@ export type InsertResult =
 
 /**
  * The storage interface. Implement it to keep plants anywhere; run the store
- * contract suite from `@plant-store/core/testing` to check the implementation.
+ * contract suite from `@plant-store/testing` to check the implementation.
  * Stores that do I/O return promises; `insertIfAbsent` may also answer at once.
  *
  * A store may throw or reject for an outage (the client gets 503, code 1501);

@@ -1,4 +1,4 @@
-import { describeStoreContract } from '@plant-store/core/testing';
+import { describeStoreContract } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, ENTRY_OVERHEAD_BYTES } from './create-memory-store.ts';
 

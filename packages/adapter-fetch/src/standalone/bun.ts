@@ -1,3 +1,0 @@
-import { serveBun } from './serve-bun.ts';
-
-serveBun();

@@ -1,3 +1,0 @@
-import { serveDeno } from './serve-deno.ts';
-
-serveDeno();

@@ -1,3 +1,0 @@
-import { createWorker } from './create-worker.ts';
-
-export default createWorker();

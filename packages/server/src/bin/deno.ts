@@ -1,0 +1,4 @@
+import { runDeno } from '../run-deno.ts';
+
+// The standalone Deno server: `pnpm start:deno`.
+runDeno();

@@ -1,0 +1,3 @@
+export { runBun } from './run-bun.ts';
+
+export type { BuildOptions } from './create-standalone.ts';

@@ -1,0 +1,42 @@
+import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
+import type { PlantHandlerOptions } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { accessLogLine } from './access-log.ts';
+import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
+
+/**
+ * What a standalone server serves, given its configuration: by default the
+ * configured store and tokens. Test fixtures pass their own (a failing store,
+ * a throwing verifier) to run the production launcher with a fault.
+ */
+export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
+
+/** A standalone Fetch server's configuration and its handler, access log included. */
+export interface Standalone {
+  readonly config: StandaloneConfig;
+  readonly fetch: FetchHandler;
+}
+
+const defaultBuild: BuildOptions = (config) => ({ store: createMemoryStore(), authenticate: config.authenticate });
+
+/**
+ * Builds what every standalone Fetch runtime (Bun, Deno, workerd) serves: the
+ * same configuration from the same variables, the same handler, the same
+ * access-log lines as the Node server.
+ *
+ * @param log Receives one access-log line per request.
+ */
+export function createStandalone(env: StandaloneEnv, log: (line: string) => void, build: BuildOptions = defaultBuild): Standalone {
+  const config = readStandaloneConfig(env);
+  const handler = createFetchHandler(build(config, env));
+  if (!config.accessLog) return { config, fetch: handler };
+  return {
+    config,
+    async fetch(request, context) {
+      const started = performance.now();
+      const response = await handler(request, context);
+      log(accessLogLine(request.method, pathAndQuery(request.url), response.status, performance.now() - started));
+      return response;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+export { accessLogLine, batchLines } from './access-log.ts';
+export { createDrainingFetch } from './create-draining-fetch.ts';
+export { createStandalone } from './create-standalone.ts';
+export { readStandaloneConfig } from './read-standalone-config.ts';
+export { runNode } from './run-node.ts';
+export { serve } from './serve.ts';
+export { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
+export { startupLines } from './startup-lines.ts';
+
+export type { LineSink } from './access-log.ts';
+export type { DrainingFetch } from './create-draining-fetch.ts';
+export type { BuildOptions, Standalone } from './create-standalone.ts';
+export type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
+export type { RunningServer, ServeOptions } from './serve.ts';

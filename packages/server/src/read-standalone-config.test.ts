@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { accessLogLine } from './access-log.ts';
+import { readStandaloneConfig } from './read-standalone-config.ts';
+import { startupLines } from './startup-lines.ts';
+
+const noRequest = undefined as never;
+
+describe('readStandaloneConfig', () => {
+  it('defaults to 127.0.0.1:8080 with a generated token that alone is accepted', async () => {
+    const config = readStandaloneConfig({});
+    expect([config.host, config.port, config.accessLog]).toEqual(['127.0.0.1', 8080, true]);
+    expect(config.generatedToken).toMatch(/^[0-9a-f]{48}$/);
+    expect(await config.authenticate(config.generatedToken!, noRequest)).toBe(true);
+    expect(await config.authenticate('other', noRequest)).toBe(false);
+    expect(readStandaloneConfig({}).generatedToken).not.toBe(config.generatedToken);
+    expect(startupLines(config, 'http://127.0.0.1:8080')[1]).toContain(config.generatedToken);
+  });
+
+  it('reads HOST, PORT, comma-separated tokens and the access-log switch', async () => {
+    const config = readStandaloneConfig({ HOST: '0.0.0.0', PORT: '0', PLANT_STORE_TOKENS: ' one, two ,', PLANT_STORE_ACCESS_LOG: 'OFF' });
+    expect([config.host, config.port, config.accessLog, config.generatedToken]).toEqual(['0.0.0.0', 0, false, undefined]);
+    expect(await config.authenticate('one', noRequest)).toBe(true);
+    expect(await config.authenticate('two', noRequest)).toBe(true);
+    expect(await config.authenticate('', noRequest)).toBe(false);
+    expect(startupLines(config, 'http://x')).toEqual(['plant-store listening on http://x (store: memory)']);
+    const withDatabase = readStandaloneConfig({ PLANT_STORE_TOKENS: 'one', PLANT_STORE_DATABASE_URL: 'postgres://u:secret@db/plants' });
+    expect(withDatabase.databaseUrl).toBe('postgres://u:secret@db/plants');
+    expect(startupLines(withDatabase, 'http://x')).toEqual(['plant-store listening on http://x (store: postgres)']);
+  });
+
+  it('refuses a port or a token that cannot work', () => {
+    expect(() => readStandaloneConfig({ PORT: 'http' })).toThrow(/PORT/);
+    expect(() => readStandaloneConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 'has space' })).toThrow(/PLANT_STORE_TOKENS/);
+  });
+});
+
+describe('accessLogLine', () => {
+  it('writes method, path without query, status and milliseconds', () => {
+    expect(accessLogLine('POST', '/plants?token=secret', 200, 1.234)).toBe('POST /plants 200 1.2ms');
+  });
+});

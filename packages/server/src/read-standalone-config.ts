@@ -1,0 +1,66 @@
+import { staticTokens, type Authenticate } from '@plant-store/core';
+
+/** Environment variables a standalone server reads; all optional. */
+export interface StandaloneEnv {
+  readonly HOST?: string | undefined;
+  readonly PORT?: string | undefined;
+  readonly PLANT_STORE_TOKENS?: string | undefined;
+  readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
+  readonly PLANT_STORE_DATABASE_URL?: string | undefined;
+}
+
+/** How a standalone server should run, the same on every runtime. */
+export interface StandaloneConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly authenticate: Authenticate;
+  /** Set when `PLANT_STORE_TOKENS` was empty: the one token accepted, to print once. */
+  readonly generatedToken?: string;
+  readonly accessLog: boolean;
+  /** PostgreSQL to keep plants in (`PLANT_STORE_DATABASE_URL`); without it, the memory store. */
+  readonly databaseUrl?: string;
+}
+
+/**
+ * Reads a standalone server's settings from its environment (docs/contract.md,
+ * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
+ * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
+ * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
+ * `PLANT_STORE_DATABASE_URL` (PostgreSQL instead of the memory store).
+ *
+ * @throws TypeError for a port or token that cannot work, so a server refuses to start.
+ */
+export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const portText = env.PORT?.trim() || '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new TypeError(`PORT: expected 0 to 65535, got ${JSON.stringify(portText)}`);
+  const tokens = (env.PLANT_STORE_TOKENS ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
+  const generatedToken = tokens.length === 0 ? randomToken() : undefined;
+  let authenticate: Authenticate;
+  try {
+    authenticate = staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+  } catch (error) {
+    throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
+  }
+  const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
+  const databaseUrl = env.PLANT_STORE_DATABASE_URL?.trim() || undefined;
+  return {
+    host,
+    port,
+    authenticate,
+    accessLog,
+    ...(generatedToken === undefined ? {} : { generatedToken }),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+  };
+}
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let token = '';
+  for (const byte of bytes) token += byte.toString(16).padStart(2, '0');
+  return token;
+}

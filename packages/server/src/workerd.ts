@@ -1,0 +1,1 @@
+export { runWorkerd } from './run-workerd.ts';

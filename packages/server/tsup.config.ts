@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.config.base.ts';
+
+const standalone = { outDir: 'dist/standalone', format: ['esm'] as const, target: 'es2022', splitting: false, sourcemap: true };
+
+export default defineConfig([
+  // The launchers of Bun, Deno and Workers see no Node types; `index` (serve,
+  // runNode) and `workerd` (miniflare) are Node code.
+  packageBuild({ bun: 'src/bun.ts', deno: 'src/deno.ts', worker: 'src/worker.ts' }),
+  // `bin/node` is the `plant-store` command.
+  { ...packageBuild({ index: 'src/index.ts', workerd: 'src/workerd.ts', 'bin/node': 'src/bin/node.ts' }, 'tsconfig.node.json'), clean: false },
+  // The standalone entries: one file each with every dependency inside, so no
+  // runtime has to resolve packages.
+  { ...standalone, entry: { bun: 'src/bin/bun.ts', deno: 'src/bin/deno.ts', worker: 'src/bin/worker.ts' }, platform: 'neutral', noExternal: [/.*/] },
+  // The miniflare launcher of `start:workerd` runs on Node, beside the Worker it serves.
+  { ...standalone, entry: { workerd: 'src/bin/workerd.ts' }, platform: 'node', target: 'node20', noExternal: [/^(?!miniflare$)/], external: ['miniflare'] },
+]);

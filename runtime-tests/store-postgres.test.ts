@@ -1,0 +1,49 @@
+import { describeStoreContract } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
+
+let database: TestDatabase;
+let tables = 0;
+beforeAll(async () => {
+  database = await startPostgres();
+}, 120_000);
+afterAll(() => database.destroy());
+
+// A table of its own per test: the contract expects an empty store each time.
+describeStoreContract('store-postgres', {
+  create: () => createPostgresStore({ url: database.url, table: `contract_${++tables}` }),
+  dispose: (store) => (store as PostgresStore).close(),
+  numRuns: 50,
+});
+
+describe('createPostgresStore', () => {
+  it('keeps ids as exact BIGINT values in the table', async () => {
+    const store = await createPostgresStore({ url: database.url, table: 'exact_ids' });
+    try {
+      await store.insertIfAbsent(9223372036854775807n, { name: 'max' });
+      await store.insertIfAbsent(1152921504606846977n, { name: 'b' });
+      const postgres = (await import('postgres')).default;
+      const sql = postgres(database.url, { onnotice: () => {} });
+      const rows = await sql`SELECT id::text AS id, name FROM exact_ids ORDER BY id`;
+      await sql.end();
+      expect(rows.map((row) => [row['id'], row['name']])).toEqual([
+        ['1152921504606846977', '"b"'],
+        ['9223372036854775807', '"max"'],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates idempotently, also when instances start at once', async () => {
+    const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStore({ url: database.url, table: 'shared' })));
+    expect(await stores[0]!.insertIfAbsent(1n, { name: 'one' })).toEqual({ status: 'inserted' });
+    expect(await stores[3]!.get(1n)).toEqual({ name: 'one' });
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('refuses a table name that is not a plain identifier', async () => {
+    await expect(createPostgresStore({ url: database.url, table: 'plants; drop table x' })).rejects.toThrow(TypeError);
+  });
+});
