@@ -87,7 +87,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(plant).sort()).toEqual(['name', 'tag']);
   });
 
-  it('documents the headers SPEC.md requires: WWW-Authenticate on 401, Allow on 405', () => {
+  it('documents the headers the contract requires: WWW-Authenticate on 401, Allow on 405', () => {
     const responses = (dereference(document)['components'] as Json)['responses'] as Record<string, { headers?: Record<string, { required?: boolean }> }>;
     expect(responses['Unauthorized']!.headers?.['WWW-Authenticate']?.required).toBe(true);
     expect(responses['MethodNotAllowed']!.headers?.['Allow']?.required).toBe(true);

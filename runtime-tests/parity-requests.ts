@@ -4,7 +4,7 @@ const OK = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'appl
 const post = (body: string | Uint8Array, headers: Record<string, string> = OK): RawRequest => ({ path: '/plants', headers, body });
 
 /**
- * One request per row of SPEC.md's table, plus the int64 edges; run in this
+ * One request per row of the contract's status table (docs/contract.md), plus the int64 edges; run in this
  * order on a fresh server. The parity test sends them to every runtime; the
  * OpenAPI drift test checks every documented status is among them.
  */

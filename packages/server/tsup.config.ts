@@ -1,7 +1,7 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { packageBuild } from '../../tsup.config.base.ts';
 
-const standalone = { outDir: 'dist/standalone', format: ['esm'] as const, target: 'es2022', splitting: false, sourcemap: true };
+const standalone = { outDir: 'dist/standalone', format: ['esm'], target: 'es2022', splitting: false, sourcemap: true } satisfies Options;
 
 export default defineConfig([
   // The launchers of Bun, Deno and Workers see no Node types; `index` (serve,

@@ -28,6 +28,13 @@ describe('staticTokens', () => {
     expect(() => staticTokens(['has space'])).toThrow(TypeError);
     expect(() => staticTokens(['a,b'])).toThrow(TypeError);
   });
+
+  it('refuses a missing or empty token at construction, naming it', () => {
+    const env: { PLANT_TOKEN?: string } = {};
+    expect(() => staticTokens([env.PLANT_TOKEN!])).toThrow(/token 0 is undefined; is the variable that should hold it set\?/);
+    expect(() => staticTokens(['ok', ''])).toThrow(/token 1 is empty/);
+    expect(() => staticTokens([null as unknown as string])).toThrow(TypeError);
+  });
 });
 
 describe('readBearerCredential', () => {

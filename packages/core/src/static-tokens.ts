@@ -9,13 +9,19 @@ import { isBearerTokenSyntax, type Authenticate } from './authenticate.ts';
  * microsecond, where hashing through WebCrypto would cost a round trip to a
  * thread pool on every request.
  *
- * @throws when no token is given, or one could never be sent as a bearer token.
+ * @throws TypeError when no token is given, when one is missing or empty (an
+ *   unset environment variable), or when one could never be sent as a bearer token.
  * @example
  * createPlantHandler({ store, authenticate: staticTokens(['s3cret-token']) });
  */
 export function staticTokens(tokens: readonly string[]): Authenticate {
-  if (tokens.length === 0) throw new TypeError('staticTokens: at least one token is required');
-  for (const token of tokens) {
+  if (!Array.isArray(tokens) || tokens.length === 0) throw new TypeError('staticTokens: at least one token is required');
+  for (const [index, token] of tokens.entries()) {
+    // A token from an unset environment variable would otherwise be accepted
+    // here and fail every request later with a 500.
+    if (typeof token !== 'string' || token === '') {
+      throw new TypeError(`staticTokens: token ${index} is ${token === '' ? 'empty' : String(token)}; is the variable that should hold it set?`);
+    }
     if (!isBearerTokenSyntax(token)) {
       throw new TypeError('staticTokens: a token may only contain A-Z a-z 0-9 - . _ ~ + / and trailing =');
     }

@@ -1,8 +1,10 @@
 // Starts a standalone server straight from the sources: `pnpm start` (Node),
-// `pnpm start:bun`, `start:deno`, `start:workerd`. Each entry is bundled into
-// one file with esbuild (a fraction of a second), and only when a source it
-// was built from has changed since, so a second start costs nothing.
-import { spawn } from 'node:child_process';
+// `pnpm start:bun`, `start:deno`, `start:workerd`. It first installs what
+// serving needs, and only that (not the test tools and runtimes), unless the
+// install is already up to date. Each entry is then bundled into one file with
+// esbuild (a fraction of a second), and only when a source it was built from
+// has changed since, so a second start costs next to nothing.
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,12 +14,29 @@ const server = fileURLToPath(new URL('..', import.meta.url));
 const root = join(server, '../..');
 const out = join(server, 'dist/start');
 
+/** Whether `pnpm install` has run since the lockfile or a package manifest last changed. */
+function installed() {
+  const modules = join(root, 'node_modules/.modules.yaml');
+  if (!existsSync(modules) || !existsSync(join(server, 'node_modules/esbuild'))) return false;
+  const at = statSync(modules).mtimeMs;
+  const manifests = ['pnpm-lock.yaml', 'package.json', ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'server'].map((name) => `packages/${name}/package.json`)];
+  return manifests.every((file) => statSync(join(root, file)).mtimeMs <= at);
+}
+
+function installServing() {
+  // Under `pnpm start`, pnpm names itself; run directly, the pinned pnpm through npx.
+  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
+  const [command, ...pnpm] = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, process.env.npm_execpath] : ['npx', '--yes', pinned];
+  execFileSync(command, [...pnpm, 'install', '--frozen-lockfile', '--filter', '@plant-store/server...'], { cwd: root, stdio: 'inherit' });
+}
+
 // Every workspace package from its sources, so nothing has to be built first.
 const alias = Object.fromEntries(
   ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres'].map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]),
 );
 
-// What each runtime runs: [bundle name, entry, esbuild platform].
+/** @typedef {[name: string, entry: string, platform: 'node' | 'neutral']} Bundle */
+/** What each runtime runs. @type {Record<string, Bundle[]>} */
 const RUNTIMES = {
   node: [['node', 'src/bin/node.ts', 'node']],
   bun: [['bun', 'src/bin/bun.ts', 'neutral']],
@@ -29,12 +48,16 @@ const RUNTIMES = {
   ],
 };
 
-/** Bundles `entry` to `dist/start/<name>.js` unless that file is newer than every input it came from. */
-async function bundle(name, entry, platform) {
+/**
+ * Bundles `entry` to `dist/start/<name>.js` unless that file is newer than every input it came from.
+ * @param {Bundle} bundle
+ */
+async function bundle([name, entry, platform]) {
   const outfile = join(out, `${name}.js`);
   const inputsFile = join(out, `${name}.inputs.json`);
   if (existsSync(outfile) && existsSync(inputsFile)) {
     const built = statSync(outfile).mtimeMs;
+    /** @type {string[]} */
     const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
     if (inputs.every((input) => existsSync(input) && statSync(input).mtimeMs <= built)) return outfile;
   }
@@ -48,16 +71,17 @@ async function bundle(name, entry, platform) {
     target: platform === 'node' ? 'node20' : 'es2022',
     // Only workerd itself stays outside: the launcher starts it from its package.
     external: name === 'workerd' ? ['miniflare'] : [],
-    mainFields: platform === 'neutral' ? ['module', 'main'] : undefined,
-    // A bundled CommonJS dependency may still call require() for Node built-ins.
-    banner: platform === 'node' ? { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } : undefined,
+    ...(platform === 'neutral'
+      ? { mainFields: ['module', 'main'] }
+      : // A bundled CommonJS dependency may still call require() for Node built-ins.
+        { banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } }),
     alias,
     metafile: true,
     sourcemap: true,
     logLevel: 'warning',
   });
   // This script too: a change in how bundles are built makes them stale.
-  const inputs = [fileURLToPath(import.meta.url), ...Object.keys(result.metafile.inputs).map((input) => join(process.cwd(), input))];
+  const inputs = [fileURLToPath(import.meta.url), ...Object.keys(result.metafile?.inputs ?? {}).map((input) => join(process.cwd(), input))];
   writeFileSync(inputsFile, JSON.stringify(inputs));
   return outfile;
 }
@@ -68,22 +92,21 @@ if (chosen === undefined) {
   console.error(`plant-store: unknown runtime ${runtime}; expected one of ${Object.keys(RUNTIMES).join(', ')}`);
   process.exit(1);
 }
-const files = {};
-for (const [name, entry, platform] of chosen) files[name] = await bundle(name, entry, platform);
+if (!installed()) installServing();
+const files = [];
+for (const entry of chosen) files.push(await bundle(entry));
 
 if (runtime === 'node' || runtime === 'workerd') {
-  // In this process: one start of Node is enough.
-  await import(pathToFileURL(files[runtime]).href);
+  // In this process: one start of Node is enough. The launcher comes first.
+  await import(pathToFileURL(/** @type {string} */ (files[0])).href);
 } else {
   // Bun and Deno come from the registry packages the test install brings.
   const require = createRequire(join(root, 'runtime-tests/package.json'));
   const binary = runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
-  const args =
-    runtime === 'bun'
-      ? [files.bun]
-      : ['run', '--allow-net', '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG', files.deno];
+  const file = /** @type {string} */ (files[0]);
+  const args = runtime === 'bun' ? [file] : ['run', '--allow-net', '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG', file];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });
   // The signal reaches the whole foreground group; wait for the server's own graceful stop.
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
   child.once('exit', (code) => process.exit(code ?? 1));
 }

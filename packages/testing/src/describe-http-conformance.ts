@@ -54,7 +54,7 @@ export function freshId(): bigint {
 }
 
 /**
- * The HTTP behaviour every adapter, mount and runtime must share (SPEC.md), as
+ * The HTTP behaviour every adapter, mount and runtime must share (docs/contract.md), as
  * a vitest suite over real sockets: every row of the status/code table, the
  * int64 edges, idempotent replays, one winner among concurrent creates, chunked
  * and oversized bodies.
