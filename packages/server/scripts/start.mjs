@@ -36,6 +36,8 @@ const alias = Object.fromEntries(
 );
 
 /** @typedef {[name: string, entry: string, platform: 'node' | 'neutral']} Bundle */
+/** Loaded only when a bundle is stale. @type {typeof import('esbuild') | undefined} */
+let esbuild;
 /** What each runtime runs. @type {Record<string, Bundle[]>} */
 const RUNTIMES = {
   node: [['node', 'src/bin/node.ts', 'node']],
@@ -61,8 +63,8 @@ async function bundle([name, entry, platform]) {
     const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
     if (inputs.every((input) => existsSync(input) && statSync(input).mtimeMs <= built)) return outfile;
   }
-  const { build } = await import('esbuild');
-  const result = await build({
+  esbuild ??= await import('esbuild');
+  const result = await esbuild.build({
     entryPoints: [join(server, entry)],
     outfile,
     bundle: true,
@@ -95,6 +97,8 @@ if (chosen === undefined) {
 if (!installed()) installServing();
 const files = [];
 for (const entry of chosen) files.push(await bundle(entry));
+// esbuild's service process would outlive the server and hold its output open.
+if (esbuild !== undefined) esbuild.stop();
 
 if (runtime === 'node' || runtime === 'workerd') {
   // In this process: one start of Node is enough. The launcher comes first.
