@@ -7,6 +7,7 @@ import { Bench } from 'tinybench';
 const encoder = new TextEncoder();
 const TOKEN = 'bench-token';
 const handle = createPlantHandler({ store: createMemoryStore({ maxPlants: 10_000_000 }), authenticate: staticTokens([TOKEN]) });
+/** @type {(headers: Record<string, string | undefined>, body: Uint8Array) => import('@plant-store/core').PlantRequest} */
 const request = (headers, body) => ({
   method: 'POST',
   url: '/plants',
@@ -30,4 +31,11 @@ bench
   .add('parse: safe-integer id (fast path)', () => parseNewPlant(safeBody))
   .add('parse: id beyond 2^53 (exact path)', () => parseNewPlant(exactBody));
 await bench.run();
-console.log(JSON.stringify(bench.tasks.map((task) => ({ name: task.name, opsPerSecond: task.result.throughput.mean, meanNs: task.result.latency.mean * 1e6 }))));
+console.log(
+  JSON.stringify(
+    bench.tasks.map((task) => {
+      if (!('throughput' in task.result)) throw new Error(`${task.name}: ${task.result.state}`);
+      return { name: task.name, opsPerSecond: task.result.throughput.mean, meanNs: task.result.latency.mean * 1e6 };
+    }),
+  ),
+);

@@ -1,14 +1,46 @@
 // BENCHMARKS.md and its chart, from one run of `pnpm bench`.
 import { cpus, totalmem } from 'node:os';
 
+/**
+ * One contender's line in the table: medians over rounds.
+ * @typedef {object} Row
+ * @property {string} runtime
+ * @property {string} name
+ * @property {boolean} baseline whether it is its runtime's hand-written baseline
+ * @property {number} rps
+ * @property {number | undefined} ratio req/s over the baseline's; undefined without a baseline
+ * @property {number} p50Ms
+ * @property {number} p99Ms
+ * @property {number | undefined} p99Ratio p99 over the baseline's; undefined without a baseline
+ * @property {number} peakRssMiB
+ * @property {number} non200
+ */
+/** @typedef {{ name: string, opsPerSecond: number, meanNs: number }} MicroResult what bench/micro.mjs prints, per case */
+/** @typedef {{ plants: number, addedBytesPerPlant: number, stringBytesPerPlant: number, totalBytesPerPlant: number }} MemoryResult what bench/memory.mjs prints */
+/**
+ * @typedef {object} ReportInput
+ * @property {Row[]} rows
+ * @property {Record<string, string>} versions
+ * @property {number} rounds
+ * @property {number} warmup seconds
+ * @property {number} duration seconds
+ * @property {number} connections
+ * @property {number} minutes
+ * @property {MicroResult[]} micro
+ * @property {MemoryResult} memory
+ */
+
+/** @type {(value: number | undefined, digits: number) => string} */
 const fixed = (value, digits) => (value === undefined ? '–' : value.toFixed(digits));
 
+/** @param {Row[]} rows */
 function chart(rows) {
   const width = 900;
   const barHeight = 22;
   const labelWidth = 420;
   const top = 40;
   const max = Math.max(...rows.map((row) => row.rps));
+  /** @type {Record<string, string>} */
   const colours = { 'Node 20': '#3c873a', 'Node 24': '#2b6a2a', Bun: '#c77d2b', Deno: '#2b5fc7' };
   const bars = rows.map((row, i) => {
     const y = top + i * (barHeight + 6);
@@ -31,15 +63,21 @@ function chart(rows) {
   ].join('\n');
 }
 
+/** @param {ReportInput} input */
 export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, micro, memory }) {
   const table = [
     '| Runtime | Contender | req/s | × baseline | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((row) =>
-      `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
+    ...rows.map(
+      (row) =>
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
     ),
   ];
-  const microTable = ['| Case | ns per call | calls/s |', '|---|---:|---:|', ...micro.map((m) => `| ${m.name} | ${Math.round(m.meanNs).toLocaleString('en-US')} | ${Math.round(m.opsPerSecond).toLocaleString('en-US')} |`)];
+  const microTable = [
+    '| Case | ns per call | calls/s |',
+    '|---|---:|---:|',
+    ...micro.map((m) => `| ${m.name} | ${Math.round(m.meanNs).toLocaleString('en-US')} | ${Math.round(m.opsPerSecond).toLocaleString('en-US')} |`),
+  ];
   const cpu = cpus()[0]?.model ?? 'unknown';
   const markdown = [
     '# Benchmarks',

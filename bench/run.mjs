@@ -10,10 +10,30 @@ import { checkBehaviour } from './behaviour.mjs';
 import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
 import { renderReport } from './report.mjs';
 
+/** @typedef {import('./report.mjs').Row} Row */
+/**
+ * A server to measure.
+ * @typedef {object} Contender
+ * @property {string} name
+ * @property {string} runtime
+ * @property {boolean} [baseline] whether it is its runtime's hand-written baseline
+ * @property {[string, ...string[]]} command the binary and its arguments
+ * @property {Record<string, string>} [env] more environment variables
+ * @property {boolean} [database] whether it needs the benchmark's PostgreSQL
+ */
+/**
+ * One measurement of one contender.
+ * @typedef {{ rps: number, p50Ms: number, p99Ms: number, non200: number, peakRss: number }} Measurement
+ */
+/**
+ * What bench/create.lua prints after a wrk run.
+ * @typedef {{ requests: number, duration_us: number, p50_us: number, p99_us: number, non2xx: number, socket_errors: number }} WrkResult
+ */
+
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const require = createRequire(import.meta.url);
-const packageDir = (name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
+const packageDir = (/** @type {string} */ name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
@@ -26,11 +46,11 @@ const node24 = join(packageDir('node24'), 'bin/node');
 const bun = join(packageDir('bun'), 'bin/bun.exe');
 const deno = join(packageDir('deno'), 'deno');
 const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
-const server = (file) => join(here, 'servers', file);
+const server = (/** @type {string} */ file) => join(here, 'servers', file);
 const plantStoreNode = join(root, 'packages/server/dist/bin/node.js');
 
 /** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
-export const CONTENDERS = [
+export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'node:http hand-written (baseline)', runtime: 'Node 20', baseline: true, command: [node20, server('baseline-node.mjs')] },
   { name: 'Plant Store adapter-node', runtime: 'Node 20', command: [node20, plantStoreNode] },
   { name: 'Plant Store adapter-node, access log on', runtime: 'Node 20', command: [node20, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
@@ -48,7 +68,7 @@ export const CONTENDERS = [
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
   { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/server/dist/standalone/deno.js')] },
-].filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
+]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
 function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
@@ -56,7 +76,10 @@ function ensureWrk() {
   execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' });
 }
 
-/** Starts a contender on core 0 and resolves with its URL once it listens. */
+/**
+ * Starts a contender on core 0 and resolves with its URL once it listens.
+ * @param {Contender} contender
+ */
 async function start(contender) {
   const [binary, ...args] = contender.command;
   const child = spawn('taskset', ['-c', '0', binary, ...args], {
@@ -75,18 +98,19 @@ async function start(contender) {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  /** @type {string} */
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${contender.name} did not start: ${out}`)), 30_000);
-    const onData = (chunk) => {
+    const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
+      const listening = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (listening !== undefined) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
         // The access log goes to a pipe nobody reads fast enough to matter; drain it.
         child.stdout.resume();
-        resolve(match[1]);
+        resolve(listening);
       }
     };
     child.stdout.on('data', onData);
@@ -95,6 +119,10 @@ async function start(contender) {
   return { child, url };
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
 function stop(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -103,21 +131,39 @@ function stop(child) {
   });
 }
 
+/** @param {number | undefined} pid */
 function peakRssBytes(pid) {
   // taskset execs the runtime, so the pid is the server's own.
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024;
+  const kB = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  if (kB === undefined) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Number(kB) * 1024;
 }
 
+/**
+ * @param {string} url
+ * @param {number} seconds
+ * @param {number} base the first plant id
+ * @returns {WrkResult}
+ */
 function wrk(url, seconds, base) {
-  const result = spawnSync('taskset', ['-c', '1', 'wrk', '-t', '2', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency', '-s', join(here, 'create.lua'), url, '--', TOKEN, String(base)], {
-    encoding: 'utf8',
-  });
-  const match = /RESULT (\{.*\})/.exec(result.stdout);
-  if (!match) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
-  return JSON.parse(match[1]);
+  const result = spawnSync(
+    'taskset',
+    ['-c', '1', 'wrk', '-t', '2', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency', '-s', join(here, 'create.lua'), url, '--', TOKEN, String(base)],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const json = /RESULT (\{.*\})/.exec(result.stdout)?.[1];
+  if (json === undefined) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
+  return JSON.parse(json);
 }
 
+/**
+ * @param {Contender} contender
+ * @param {number} round
+ * @returns {Promise<Measurement>}
+ */
 async function measure(contender, round) {
   const { child, url } = await start(contender);
   try {
@@ -135,13 +181,24 @@ async function measure(contender, round) {
   }
 }
 
-const label = (contender) => `${contender.runtime} · ${contender.name}`;
+const label = (/** @type {Contender} */ contender) => `${contender.runtime} · ${contender.name}`;
+/** The median (NaN for no values). @param {number[]} values */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (/** @type {number} */ index) => sorted[index] ?? NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
+/** @param {Map<Contender, Measurement>} results a round's */
+const measured = (results, /** @type {Contender} */ contender) => {
+  const result = results.get(contender);
+  if (result === undefined) throw new Error(`no measurement of ${label(contender)}`);
+  return result;
+};
+/** Its first line, trimmed. @param {string} text */
+const firstLine = (text) => (text.split('\n')[0] ?? '').trim();
 
+/** @type {string | undefined} */
 let databaseUrl;
 
 /** A PostgreSQL server of the benchmark's own, for the PostgreSQL row. */
@@ -155,6 +212,7 @@ async function main() {
   ensureWrk();
   const database = CONTENDERS.some((contender) => contender.database) ? await startDatabase() : undefined;
   const started = Date.now();
+  /** @type {Contender[]} */
   const eligible = [];
   for (const contender of CONTENDERS) {
     const { child, url } = await start(contender);
@@ -166,8 +224,10 @@ async function main() {
       await stop(child);
     }
   }
+  /** @type {Map<Contender, Measurement>[]} */
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
+    /** @type {Map<Contender, Measurement>} */
     const results = new Map();
     for (const contender of eligible) {
       const result = await measure(contender, round);
@@ -176,11 +236,12 @@ async function main() {
     }
     rounds.push(results);
   }
+  /** @type {Row[]} */
   const rows = eligible.map((contender) => {
     const baseline = eligible.find((other) => other.baseline && other.runtime === contender.runtime);
-    const of = (key) => rounds.map((results) => results.get(contender)[key]);
-    const ratios = baseline ? rounds.map((results) => results.get(contender).rps / results.get(baseline).rps) : [];
-    const p99Ratios = baseline ? rounds.map((results) => results.get(contender).p99Ms / results.get(baseline).p99Ms) : [];
+    const of = (/** @type {keyof Measurement} */ key) => rounds.map((results) => measured(results, contender)[key]);
+    const ratios = baseline ? rounds.map((results) => measured(results, contender).rps / measured(results, baseline).rps) : [];
+    const p99Ratios = baseline ? rounds.map((results) => measured(results, contender).p99Ms / measured(results, baseline).p99Ms) : [];
     return {
       runtime: contender.runtime,
       name: contender.name,
@@ -198,13 +259,23 @@ async function main() {
     'Node 20': execFileSync(node20, ['--version'], { encoding: 'utf8' }).trim(),
     'Node 24': execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim(),
     Bun: execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim(),
-    Deno: execFileSync(deno, ['--version'], { encoding: 'utf8' }).split('\n')[0].trim(),
-    wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0].trim(),
+    Deno: firstLine(execFileSync(deno, ['--version'], { encoding: 'utf8' })),
+    wrk: firstLine(spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout),
   };
   const minutes = (Date.now() - started) / 60_000;
   const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
   const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
-  const { markdown, svg } = renderReport({ rows, versions, rounds: ROUNDS, warmup: WARMUP_S, duration: DURATION_S, connections: CONNECTIONS, minutes, micro, memory });
+  const { markdown, svg } = renderReport({
+    rows,
+    versions,
+    rounds: ROUNDS,
+    warmup: WARMUP_S,
+    duration: DURATION_S,
+    connections: CONNECTIONS,
+    minutes,
+    micro,
+    memory,
+  });
   await database?.destroy();
   // A partial run (BENCH_ONLY) prints its table but leaves the published one alone.
   if (!process.env.BENCH_ONLY) {

@@ -53,8 +53,22 @@ describe('examples', () => {
   it('cloudflare-worker: bundled as Wrangler would, run on workerd', async () => {
     // Inside the project: workerd refuses module paths that climb out of the working directory.
     const outdir = fileURLToPath(new URL('./dist/', import.meta.url));
-    await build({ entryPoints: [join(examples, 'cloudflare-worker/src/index.ts')], bundle: true, format: 'esm', platform: 'neutral', outfile: join(outdir, 'example-worker.js'), logLevel: 'silent' });
-    const miniflare = new Miniflare({ modules: true, scriptPath: join(outdir, 'example-worker.js'), compatibilityDate: '2026-07-01', bindings: { PLANT_TOKEN: TOKEN }, host: '127.0.0.1', port: 0 });
+    await build({
+      entryPoints: [join(examples, 'cloudflare-worker/src/index.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      outfile: join(outdir, 'example-worker.js'),
+      logLevel: 'silent',
+    });
+    const miniflare = new Miniflare({
+      modules: true,
+      scriptPath: join(outdir, 'example-worker.js'),
+      compatibilityDate: '2026-07-01',
+      bindings: { PLANT_TOKEN: TOKEN },
+      host: '127.0.0.1',
+      port: 0,
+    });
     closers.push(() => miniflare.dispose());
     const url = await miniflare.ready;
     await exercise(url.origin, '/plants', { path: '/other', status: 404 });

@@ -38,7 +38,8 @@ function mergeAllOf(node: unknown): unknown {
   for (const part of (allOf ?? []) as Json[]) {
     const resolved = mergeAllOf(part) as Json;
     const properties = { ...(merged['properties'] as Json) };
-    for (const [name, schema] of Object.entries((resolved['properties'] ?? {}) as Json)) properties[name] = { ...(properties[name] as Json), ...(schema as Json) };
+    for (const [name, schema] of Object.entries((resolved['properties'] ?? {}) as Json))
+      properties[name] = { ...(properties[name] as Json), ...(schema as Json) };
     const required = [...new Set([...((merged['required'] ?? []) as string[]), ...((resolved['required'] ?? []) as string[])])];
     merged = { ...merged, ...resolved, properties, ...(required.length > 0 ? { required } : {}) };
   }
@@ -60,9 +61,11 @@ describe('the OpenAPI document', () => {
 
   it('passes @redocly/cli lint with no errors and no warnings', async () => {
     const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [redocly, 'lint', STATIC_DOCUMENT, '--format=json', '--config', join(root, 'redocly.yaml')], { cwd: root }).catch(
-      (error: { stdout: string }) => error,
-    );
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [redocly, 'lint', STATIC_DOCUMENT, '--format=json', '--config', join(root, 'redocly.yaml')],
+      { cwd: root },
+    ).catch((error: { stdout: string }) => error);
     const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
     expect(report.problems.map((problem) => problem.message)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -116,7 +119,8 @@ describe('the OpenAPI document', () => {
   it('drift: every status the document names is produced by a request of the parity list (which every runtime answers)', () => {
     const statuses = new Set<number>([200]);
     for (const pathItem of Object.values(document['paths'] as Json)) {
-      for (const operation of Object.values(pathItem as Json)) for (const status of Object.keys((operation as Json)['responses'] as Json)) statuses.add(Number(status));
+      for (const operation of Object.values(pathItem as Json))
+        for (const status of Object.keys((operation as Json)['responses'] as Json)) statuses.add(Number(status));
     }
     // The shared 404 and 405 responses belong to no operation: their statuses come from their codes.
     for (const response of Object.values((dereference(document)['components'] as Json)['responses'] as Record<string, { content: Json }>)) {
@@ -164,7 +168,10 @@ describe('the OpenAPI document', () => {
       ];
       for (const { request, status } of valid) {
         const response = await send(url, request);
-        expect({ status: response.status, violations: response.headers['sl-violations'] ?? 'none' }, request.body ?? request.path).toEqual({ status, violations: 'none' });
+        expect({ status: response.status, violations: response.headers['sl-violations'] ?? 'none' }, request.body ?? request.path).toEqual({
+          status,
+          violations: 'none',
+        });
       }
     } finally {
       child.kill('SIGKILL');

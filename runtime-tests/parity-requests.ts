@@ -33,8 +33,16 @@ export const REQUESTS: readonly ParityRequest[] = [
   { label: '400 objects nested 100,000 deep', status: 400, request: post(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) },
   { label: '400 unclosed nesting 100,000 deep', status: 400, request: post(`{"id":1,"name":"n","x":${'['.repeat(100_000)}}`) },
   { label: '400 a megabyte of digits in id', status: 400, request: post(`{"id":${'9'.repeat((1 << 20) - 18)},"name":"n"}`) },
-  { label: '200 __proto__ and constructor ignored', status: 200, request: post('{"id":19,"name":"p","__proto__":{"name":"evil"},"constructor":{"prototype":{"x":1}}}') },
-  { label: '400 raw surrogate bytes (CESU-8)', status: 400, request: post(new Uint8Array([...new TextEncoder().encode('{"id":20,"name":"'), 0xed, 0xa0, 0x80, 0x22, 0x7d])) },
+  {
+    label: '200 __proto__ and constructor ignored',
+    status: 200,
+    request: post('{"id":19,"name":"p","__proto__":{"name":"evil"},"constructor":{"prototype":{"x":1}}}'),
+  },
+  {
+    label: '400 raw surrogate bytes (CESU-8)',
+    status: 400,
+    request: post(new Uint8Array([...new TextEncoder().encode('{"id":20,"name":"'), 0xed, 0xa0, 0x80, 0x22, 0x7d])),
+  },
   { label: '1000 empty body', status: 400, request: post('') },
   { label: '1001 invalid JSON', status: 400, request: post('{"id":1,"name":}') },
   { label: '1001 invalid UTF-8', status: 400, request: post(new Uint8Array([0x7b, 0xc3, 0x28, 0x7d])) },

@@ -13,11 +13,15 @@ describe('graceful shutdown on SIGTERM', () => {
     const response = await send(server.baseUrl, {
       path: '/plants',
       headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
-      body: ['{"id":42,"na', async () => {
-        await sleep(200);
-        server.child.kill('SIGTERM');
-        await sleep(300);
-      }, 'me":"drained"}'],
+      body: [
+        '{"id":42,"na',
+        async () => {
+          await sleep(200);
+          server.child.kill('SIGTERM');
+          await sleep(300);
+        },
+        'me":"drained"}',
+      ],
     });
     const answered = { status: response.status, body: response.body };
     expect(answered).toEqual({ status: 200, body: '{"name":"drained"}' });
@@ -25,7 +29,10 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   it('workerd exits 0 on SIGTERM', async () => {
-    const server = await spawnServer(RUNTIMES.find((runtime) => runtime.name === 'workerd')!, 'working');
+    const server = await spawnServer(
+      RUNTIMES.find((runtime) => runtime.name === 'workerd')!,
+      'working',
+    );
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
@@ -42,8 +49,13 @@ describe('graceful shutdown on SIGTERM', () => {
     const ok = outcomes.filter((outcome) => outcome.status === 200).length;
     const refused = outcomes.filter((outcome) => outcome.status === 503);
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).map((outcome) => outcome.error);
-    const logged = server.output().split('\n').filter((line) => / \/plants 200 /.test(line)).length;
-    console.log(`${name}: ${ok} × 200 (${logged} logged), ${refused.length} × 503, errors ${JSON.stringify(errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e!]: (m[e!] ?? 0) + 1 }), {}))}`);
+    const logged = server
+      .output()
+      .split('\n')
+      .filter((line) => / \/plants 200 /.test(line)).length;
+    console.log(
+      `${name}: ${ok} × 200 (${logged} logged), ${refused.length} × 503, errors ${JSON.stringify(errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e!]: (m[e!] ?? 0) + 1 }), {}))}`,
+    );
     expect(code).toBe(0);
     expect(ok).toBeGreaterThan(50);
     // Every create the server carried out reached its client.

@@ -1,4 +1,5 @@
 // Baseline: raw Deno.serve with the hand-written handler.
+/// <reference path="./globals.d.ts" />
 import { fetchHandler } from './baseline-fetch.mjs';
 import { host, port } from './baseline-logic.mjs';
 

@@ -4,6 +4,7 @@ import { createPlantLogic, token } from './baseline-logic.mjs';
 const handle = createPlantLogic(token);
 const headers = { 'content-type': 'application/json' };
 
+/** @param {Request} request */
 export async function fetchHandler(request) {
   const url = request.url;
   const start = url.indexOf('/', url.indexOf('//') + 2);

@@ -4,6 +4,18 @@
 // It is the ceiling each runtime's contenders are measured against.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+/** @typedef {[status: number, json: string]} Answer */
+/**
+ * @callback Handle
+ * @param {string | undefined} method
+ * @param {string} path
+ * @param {string | null | undefined} authorization
+ * @param {string | null | undefined} contentType
+ * @param {string} body
+ * @returns {Answer}
+ */
+
+/** @type {(status: number, code: number, message: string) => Answer} */
 const error = (status, code, message) => [status, JSON.stringify({ error: code, message })];
 const NOT_FOUND = error(404, 1200, 'no such route');
 const NOT_ALLOWED = error(405, 1201, 'method not allowed');
@@ -15,9 +27,13 @@ const BAD_JSON = error(400, 1001, 'invalid JSON');
 const BAD_PLANT = error(400, 1004, 'expected {id: integer, name: string, tag?: string}');
 const CONFLICT = error(409, 1300, 'id: exists with a different name or tag');
 
-const sha256 = (text) => createHash('sha256').update(text).digest();
+const sha256 = (/** @type {string} */ text) => createHash('sha256').update(text).digest();
 
-/** Returns `handle(method, path, authorization, contentType, body) → [status, json]`. */
+/**
+ * Returns `handle(method, path, authorization, contentType, body) → [status, json]`.
+ * @param {string} token
+ * @returns {Handle}
+ */
 export function createPlantLogic(token) {
   const expected = sha256(token);
   const plants = new Map();

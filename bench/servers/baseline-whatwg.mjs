@@ -5,4 +5,4 @@ import { fetchHandler } from './baseline-fetch.mjs';
 import { host, port } from './baseline-logic.mjs';
 
 const server = createServer(createServerAdapter(fetchHandler));
-server.listen(port, host, () => console.log(`listening on http://${host}:${server.address().port}`));
+server.listen(port, host, () => console.log(`listening on http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`));

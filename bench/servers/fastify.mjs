@@ -3,7 +3,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 import { host, port, token } from './baseline-logic.mjs';
 
-const sha256 = (text) => createHash('sha256').update(text).digest();
+/** @typedef {{ id: number, name: string, tag?: string }} NewPlant what the schema lets through */
+
+const sha256 = (/** @type {string} */ text) => createHash('sha256').update(text).digest();
 const expected = sha256(token);
 const plants = new Map();
 const app = Fastify({ ajv: { customOptions: { coerceTypes: false } } });
@@ -24,7 +26,7 @@ const schema = {
 };
 
 app.post('/plants', { schema }, async (request, reply) => {
-  const { id, name, tag } = request.body;
+  const { id, name, tag } = /** @type {NewPlant} */ (request.body);
   const plant = tag === undefined ? { name } : { name, tag };
   const existing = plants.get(id);
   if (existing !== undefined && (existing.name !== name || existing.tag !== tag)) {
@@ -35,4 +37,4 @@ app.post('/plants', { schema }, async (request, reply) => {
 });
 
 await app.listen({ port, host });
-console.log(`listening on http://${host}:${app.server.address().port}`);
+console.log(`listening on http://${host}:${/** @type {import('node:net').AddressInfo} */ (app.server.address()).port}`);

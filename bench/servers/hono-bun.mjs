@@ -1,4 +1,5 @@
 // Hono on Bun.serve.
+/// <reference path="./globals.d.ts" />
 import { host, port } from './baseline-logic.mjs';
 import { app } from './hono-app.mjs';
 

@@ -6,4 +6,4 @@ import { createMemoryStore } from '@plant-store/store-memory';
 import { host, port, token } from './baseline-logic.mjs';
 
 const server = createServer(createNodeServerAdapter({ store: createMemoryStore(), authenticate: staticTokens([token]) }));
-server.listen(port, host, () => console.log(`listening on http://${host}:${server.address().port}`));
+server.listen(port, host, () => console.log(`listening on http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`));

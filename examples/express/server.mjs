@@ -17,5 +17,5 @@ app.get('/', (_req, res) => {
 });
 
 const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${server.address().port}`);
+  console.log(`listening on http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`);
 });

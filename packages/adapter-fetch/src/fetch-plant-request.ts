@@ -100,7 +100,7 @@ export class FetchPlantRequest implements PlantRequest {
 
 async function drop(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   try {
-    for (let dropped = 0; dropped <= DISCARD_LIMIT; ) {
+    for (let dropped = 0; dropped <= DISCARD_LIMIT;) {
       const { done, value } = await reader.read();
       if (done) return;
       dropped += value.byteLength;

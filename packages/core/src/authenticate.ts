@@ -7,10 +7,7 @@ import type { PlantRequest } from './http-types.ts';
 export type Authenticate = (token: string, request: PlantRequest) => boolean | Promise<boolean>;
 
 /** The bearer credential in an `Authorization` header, as far as it goes. */
-export type BearerCredential =
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'malformed' }
-  | { readonly kind: 'token'; readonly token: string };
+export type BearerCredential = { readonly kind: 'missing' } | { readonly kind: 'malformed' } | { readonly kind: 'token'; readonly token: string };
 
 // RFC 6750 b64token: the only characters a bearer token can contain.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

@@ -103,7 +103,11 @@ describe('createPlantHandler laws', () => {
           url: fc.oneof(fc.constantFrom('/plants', '/plants?x', '/plants/', '/', '/openapi.json'), fc.string({ maxLength: 20 })),
           authorization: header([`Bearer ${TOKEN}`, 'Bearer', 'Basic x', `bearer ${TOKEN}`, `Bearer ${TOKEN}, Bearer x`]),
           contentType: header(['application/json', 'application/json; charset=utf-16', 'text/plain', 'application/json;;;']),
-          body: fc.oneof(fc.uint8Array({ maxLength: 300 }), validCreate().map((c) => encoder.encode(c.body)), invalidCreate().map((c) => encoder.encode(c.body))),
+          body: fc.oneof(
+            fc.uint8Array({ maxLength: 300 }),
+            validCreate().map((c) => encoder.encode(c.body)),
+            invalidCreate().map((c) => encoder.encode(c.body)),
+          ),
         }),
         async ({ method, url, authorization, contentType, body }) => {
           const headers: Record<string, string> = {};
@@ -126,9 +130,12 @@ describe('createPlantHandler laws', () => {
   it('(4) any sequence of creates behaves like the reference model: replay 200, clash 409, nothing overwritten', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ id: fc.constantFrom(1n, 2n, 2n ** 62n, -(2n ** 63n)), name: fc.constantFrom('a', 'b'), tag: fc.constantFrom(undefined, 'x', '') }), {
-          maxLength: 30,
-        }),
+        fc.array(
+          fc.record({ id: fc.constantFrom(1n, 2n, 2n ** 62n, -(2n ** 63n)), name: fc.constantFrom('a', 'b'), tag: fc.constantFrom(undefined, 'x', '') }),
+          {
+            maxLength: 30,
+          },
+        ),
         async (creates) => {
           const { store, handle } = setup();
           const model = new Map<bigint, Plant>();

@@ -83,7 +83,10 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   const onError = options.onError ?? logError;
   if (typeof store?.insertIfAbsent !== 'function') throw new TypeError('createPlantHandler: `store` must be a PlantStore');
   if (typeof authenticate !== 'function') throw new TypeError('createPlantHandler: `authenticate` is required');
-  for (const [name, value] of [['maxBodyBytes', maxBodyBytes], ['storeTimeoutMs', createOptions.timeoutMs]] as const) {
+  for (const [name, value] of [
+    ['maxBodyBytes', maxBodyBytes],
+    ['storeTimeoutMs', createOptions.timeoutMs],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`createPlantHandler: \`${name}\` must be a non-negative integer`);
   }
 

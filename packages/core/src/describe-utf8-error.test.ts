@@ -19,15 +19,21 @@ describe('describeUtf8Error', () => {
       { maxLength: 12 },
     );
     fc.assert(
-      fc.property(fc.oneof(utf8ish, fc.string({ unit: 'binary' }).map((s) => [...new TextEncoder().encode(s)])), (array) => {
-        const bytes = new Uint8Array(array);
-        if (decodes(bytes)) return;
-        const match = /at byte (\d+)$/.exec(describeUtf8Error(bytes));
-        expect(match).not.toBeNull();
-        const at = Number(match![1]);
-        expect(decodes(bytes.subarray(0, at))).toBe(true);
-        expect(decodes(bytes.subarray(0, at + 4))).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(
+          utf8ish,
+          fc.string({ unit: 'binary' }).map((s) => [...new TextEncoder().encode(s)]),
+        ),
+        (array) => {
+          const bytes = new Uint8Array(array);
+          if (decodes(bytes)) return;
+          const match = /at byte (\d+)$/.exec(describeUtf8Error(bytes));
+          expect(match).not.toBeNull();
+          const at = Number(match![1]);
+          expect(decodes(bytes.subarray(0, at))).toBe(true);
+          expect(decodes(bytes.subarray(0, at + 4))).toBe(false);
+        },
+      ),
       { numRuns: 20000 },
     );
   });

@@ -7,7 +7,13 @@ describe('findMemberSource', () => {
     const decoy = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.string({ maxLength: 6 }).filter((k) => k !== 'id'), decoy), { maxLength: 4 }),
+        fc.array(
+          fc.tuple(
+            fc.string({ maxLength: 6 }).filter((k) => k !== 'id'),
+            decoy,
+          ),
+          { maxLength: 4 },
+        ),
         fc.nat(),
         fc.stringMatching(/^-?(0|[1-9]\d{0,25})(\.\d{1,5})?([eE][+-]?\d{1,3})?$/),
         fc.constantFrom('"id"', '"\\u0069d"', '"i\\u0064"'),

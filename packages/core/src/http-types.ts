@@ -1,7 +1,5 @@
 /** What reading a request body produced: the bytes, or why there are none. */
-export type BodyResult =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
 
 /**
  * A request as plain data: what an adapter hands the core. Adapters build one

@@ -13,7 +13,11 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
     const equals = parameter.indexOf('=');
     if (equals < 0) continue;
     if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') return false;
   }
   return true;

@@ -49,18 +49,21 @@ export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<
 
 function arm(watch: Watch, timeoutMs: number): void {
   watch.armed = true;
-  const timer = setTimeout(() => {
-    const now = Date.now();
-    for (const pending of watch.waiting) {
-      if (now - pending.started >= timeoutMs) {
-        watch.waiting.delete(pending);
-        pending.reject(new StoreTimeoutError(timeoutMs));
+  const timer = setTimeout(
+    () => {
+      const now = Date.now();
+      for (const pending of watch.waiting) {
+        if (now - pending.started >= timeoutMs) {
+          watch.waiting.delete(pending);
+          pending.reject(new StoreTimeoutError(timeoutMs));
+        }
       }
-    }
-    // Re-armed at once only while calls wait; otherwise by the next call.
-    watch.armed = false;
-    if (watch.waiting.size > 0) arm(watch, timeoutMs);
-  }, Math.max(1, timeoutMs / 2));
+      // Re-armed at once only while calls wait; otherwise by the next call.
+      watch.armed = false;
+      if (watch.waiting.size > 0) arm(watch, timeoutMs);
+    },
+    Math.max(1, timeoutMs / 2),
+  );
   // Node and Bun can then exit with the timer pending; elsewhere it just runs.
   (timer as { unref?: () => void } | undefined)?.unref?.();
 }

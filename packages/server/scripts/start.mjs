@@ -19,7 +19,11 @@ function installed() {
   const modules = join(root, 'node_modules/.modules.yaml');
   if (!existsSync(modules) || !existsSync(join(server, 'node_modules/esbuild'))) return false;
   const at = statSync(modules).mtimeMs;
-  const manifests = ['pnpm-lock.yaml', 'package.json', ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'server'].map((name) => `packages/${name}/package.json`)];
+  const manifests = [
+    'pnpm-lock.yaml',
+    'package.json',
+    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'server'].map((name) => `packages/${name}/package.json`),
+  ];
   return manifests.every((file) => statSync(join(root, file)).mtimeMs <= at);
 }
 
@@ -32,7 +36,10 @@ function installServing() {
 
 // Every workspace package from its sources, so nothing has to be built first.
 const alias = Object.fromEntries(
-  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres'].map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]),
+  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres'].map((name) => [
+    `@plant-store/${name}`,
+    join(root, 'packages', name, 'src/index.ts'),
+  ]),
 );
 
 /** @typedef {[name: string, entry: string, platform: 'node' | 'neutral']} Bundle */
@@ -106,7 +113,8 @@ if (runtime === 'node' || runtime === 'workerd') {
 } else {
   // Bun and Deno come from the registry packages the test install brings.
   const require = createRequire(join(root, 'runtime-tests/package.json'));
-  const binary = runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
+  const binary =
+    runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
   const file = /** @type {string} */ (files[0]);
   const args = runtime === 'bun' ? [file] : ['run', '--allow-net', '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG', file];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });

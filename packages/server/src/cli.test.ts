@@ -58,7 +58,10 @@ describe('standalone server (plant-store, dist/bin/node.js)', () => {
     await send(server.url, { method: 'GET', path: '/plants?secret=1' });
     await send(server.url, { path: '/nowhere' });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server.stdout().split('\n').filter((line) => /^[A-Z]+ \//.test(line));
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => /^[A-Z]+ \//.test(line));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^GET \/plants 405 \d+\.\dms$/);
     expect(lines[1]).toMatch(/^POST \/nowhere 404 \d+\.\dms$/);
@@ -87,11 +90,15 @@ describe('standalone server (plant-store, dist/bin/node.js)', () => {
       path: '/plants',
       headers: { authorization: 'Bearer a-token', 'content-type': 'application/json' },
       chunked: true,
-      body: ['{"id":7,', async () => {
-        await sleep(200);
-        server.child.kill('SIGTERM');
-        await sleep(300);
-      }, '"name":"late"}'],
+      body: [
+        '{"id":7,',
+        async () => {
+          await sleep(200);
+          server.child.kill('SIGTERM');
+          await sleep(300);
+        },
+        '"name":"late"}',
+      ],
     });
     const answered = { status: response.status, connection: response.headers['connection'], body: response.body };
     expect(answered).toEqual({ status: 200, connection: 'close', body: '{"name":"late"}' });

@@ -25,7 +25,14 @@ describe('faults of what the service depends on', () => {
   it.each(['throws', 'rejects', 'hangs'] as const)('a store that %s → 503 (1501), nothing written, details only to onError', async (mode) => {
     const { store, inner } = failing(mode);
     const reported: unknown[] = [];
-    const running = await serve({ store, authenticate: staticTokens(['t']), port: 0, accessLog: false, storeTimeoutMs: 200, onError: (error) => reported.push(error) });
+    const running = await serve({
+      store,
+      authenticate: staticTokens(['t']),
+      port: 0,
+      accessLog: false,
+      storeTimeoutMs: 200,
+      onError: (error) => reported.push(error),
+    });
     try {
       const started = Date.now();
       const response = await send(running.url, { path: '/plants', headers: HEADERS, body: '{"id":1,"name":"n"}' });

@@ -11,7 +11,13 @@ const TOKEN = 'fuzz-token';
 
 /** A body mutated from a valid or near-valid one: bytes flipped, cut, doubled or spliced. */
 const mutatedBody = fc
-  .tuple(fc.oneof(validCreate().map((create) => create.body), invalidCreate().map((create) => create.body)), fc.array(fc.tuple(fc.nat(), fc.nat(255), fc.constantFrom('flip', 'cut', 'insert', 'double', 'none')), { maxLength: 3 }))
+  .tuple(
+    fc.oneof(
+      validCreate().map((create) => create.body),
+      invalidCreate().map((create) => create.body),
+    ),
+    fc.array(fc.tuple(fc.nat(), fc.nat(255), fc.constantFrom('flip', 'cut', 'insert', 'double', 'none')), { maxLength: 3 }),
+  )
   .map(([body, mutations]) => {
     let bytes = Buffer.from(body);
     for (const [at, value, kind] of mutations) {
@@ -32,7 +38,14 @@ describe(`fuzzing a real server with ${RUNS} requests`, () => {
   const errors: unknown[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   beforeAll(async () => {
-    running = await serve({ store, authenticate: staticTokens([TOKEN]), port: 0, accessLog: false, maxBodyBytes: 4096, onError: (error) => errors.push(error) });
+    running = await serve({
+      store,
+      authenticate: staticTokens([TOKEN]),
+      port: 0,
+      accessLog: false,
+      maxBodyBytes: 4096,
+      onError: (error) => errors.push(error),
+    });
   });
   afterAll(async () => {
     agent.destroy();
@@ -88,6 +101,14 @@ describe(`fuzzing a real server with ${RUNS} requests`, () => {
     );
     console.log(`statuses over ${RUNS} fuzzed requests:`, Object.fromEntries([...statuses].sort(([a], [b]) => a - b)));
     expect(errors).toEqual([]);
-    expect((await send(running.url, { path: '/plants', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"id":4611686018427387777,"name":"still up"}' })).status).toBe(200);
+    expect(
+      (
+        await send(running.url, {
+          path: '/plants',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: '{"id":4611686018427387777,"name":"still up"}',
+        })
+      ).status,
+    ).toBe(200);
   });
 });

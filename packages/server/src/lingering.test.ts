@@ -10,7 +10,11 @@ describe('answers before the body is in, to a client that asked for Connection: 
     const closing = { connection: 'close' };
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const unauthenticated = await send(running.url, { path: '/plants', headers: { ...closing, authorization: 'Bearer bad', 'content-type': 'text/plain' }, body: 'x'.repeat(4 << 20) });
+      const unauthenticated = await send(running.url, {
+        path: '/plants',
+        headers: { ...closing, authorization: 'Bearer bad', 'content-type': 'text/plain' },
+        body: 'x'.repeat(4 << 20),
+      });
       const tooLarge = await send(running.url, {
         path: '/plants',
         headers: { ...closing, authorization: 'Bearer good', 'content-type': 'application/json' },

@@ -25,7 +25,9 @@ describe('malformed HTTP', () => {
 
   it('answers Content-Length with Transfer-Encoding with 400 (1005) and closes', async () => {
     const body = '{"id":10,"name":"smuggled"}';
-    const result = await rawExchange(running.url, [`${HEAD}Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`]);
+    const result = await rawExchange(running.url, [
+      `${HEAD}Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    ]);
     const answers = parseResponses(result.received);
     expect(answers.map((answer) => answer.status)).toEqual([400]);
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: 1005 });
@@ -67,12 +69,26 @@ describe('malformed HTTP', () => {
     const open = await new Promise<number>((resolve) => running.server.getConnections((_error, count) => resolve(count)));
     expect(open).toBe(0);
     expect(await store.get(30n)).toBeUndefined();
-    expect((await send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":31,"name":"fine"}' })).status).toBe(200);
+    expect(
+      (
+        await send(running.url, {
+          path: '/plants',
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          body: '{"id":31,"name":"fine"}',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('answers two Authorization headers with 401, never 200', async () => {
     const body = '{"id":40,"name":"n"}';
-    const result = await rawExchange(running.url, [`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`], 1_000);
+    const result = await rawExchange(
+      running.url,
+      [
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ],
+      1_000,
+    );
     expect(parseResponses(result.received).map((answer) => answer.status)).toEqual([401]);
   });
 });

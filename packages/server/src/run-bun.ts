@@ -22,11 +22,18 @@ declare const process: { on(signal: string, listener: () => void): void; exit(co
  * exit 0.
  */
 export function runBun(build?: BuildOptions): void {
-  const { config, fetch } = createStandalone(Bun.env, batchLines((text) => console.log(text)), build);
+  const { config, fetch } = createStandalone(
+    Bun.env,
+    batchLines((text) => console.log(text)),
+    build,
+  );
   const draining = createDrainingFetch(fetch);
   const server = Bun.serve({ hostname: config.host, port: config.port, fetch: (request) => draining.fetch(request) });
   for (const line of startupLines(config, server.url.origin)) console.log(line);
-  const stop = draining.stopper(() => server.stop(), () => process.exit(0));
+  const stop = draining.stopper(
+    () => server.stop(),
+    () => process.exit(0),
+  );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

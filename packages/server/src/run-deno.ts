@@ -29,7 +29,11 @@ const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG
 export function runDeno(build?: BuildOptions, extraVariables: readonly string[] = []): void {
   const env: Record<string, string | undefined> = {};
   for (const name of [...VARIABLES, ...extraVariables]) env[name] = Deno.env.get(name);
-  const { config, fetch } = createStandalone(env as StandaloneEnv, batchLines((text) => console.log(text)), build);
+  const { config, fetch } = createStandalone(
+    env as StandaloneEnv,
+    batchLines((text) => console.log(text)),
+    build,
+  );
   const draining = createDrainingFetch(fetch);
   const server = Deno.serve(
     {
@@ -41,7 +45,10 @@ export function runDeno(build?: BuildOptions, extraVariables: readonly string[] 
     },
     (request) => draining.fetch(request),
   );
-  const stop = draining.stopper(() => server.shutdown(), () => Deno.exit(0));
+  const stop = draining.stopper(
+    () => server.shutdown(),
+    () => Deno.exit(0),
+  );
   Deno.addSignalListener('SIGINT', stop);
   Deno.addSignalListener('SIGTERM', stop);
 }

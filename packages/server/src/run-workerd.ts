@@ -35,4 +35,3 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const url = await miniflare.ready;
   for (const line of startupLines(config, url.origin)) console.log(line);
 }
-

@@ -28,7 +28,11 @@ describe('slow clients', () => {
   it('cuts off headers trickled a byte a second at the header timeout, with 408 (1402), and others are served meanwhile', async () => {
     const slow = rawExchange(running.url, trickle(HEAD), 15_000);
     const started = Date.now();
-    const other = await send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"n"}' });
+    const other = await send(running.url, {
+      path: '/plants',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id":1,"name":"n"}',
+    });
     expect(other.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(500);
     const result = await slow;
@@ -44,7 +48,11 @@ describe('slow clients', () => {
   it('cuts off a body trickled a byte a second at the request timeout, with 408, and stores nothing', async () => {
     const body = '{"id":2,"name":"slow"}';
     const slow = rawExchange(running.url, [`${HEAD}Content-Length: ${body.length}\r\n\r\n`, ...trickle(body)], 15_000);
-    const others = await Promise.all([3, 4, 5].map((id) => send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: `{"id":${id},"name":"n"}` })));
+    const others = await Promise.all(
+      [3, 4, 5].map((id) =>
+        send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: `{"id":${id},"name":"n"}` }),
+      ),
+    );
     expect(others.map((response) => response.status)).toEqual([200, 200, 200]);
     const result = await slow;
     console.log(`trickled body held the connection ${result.elapsedMs} ms`);
@@ -53,7 +61,11 @@ describe('slow clients', () => {
     const answers = parseResponses(result.received);
     expect(answers.map((answer) => answer.status)).toEqual([408]);
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: 1402 });
-    const replay = await send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":2,"name":"other"}' });
+    const replay = await send(running.url, {
+      path: '/plants',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id":2,"name":"other"}',
+    });
     expect(replay.status).toBe(200);
   });
 });

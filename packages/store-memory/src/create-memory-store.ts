@@ -58,7 +58,10 @@ function keyOf(id: bigint): number | bigint {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxPlants = options.maxPlants ?? DEFAULT_MAX_PLANTS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  for (const [name, value] of [['maxPlants', maxPlants], ['maxBytes', maxBytes]] as const) {
+  for (const [name, value] of [
+    ['maxPlants', maxPlants],
+    ['maxBytes', maxBytes],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new TypeError(`createMemoryStore: \`${name}\` must be a non-negative integer`);
     }

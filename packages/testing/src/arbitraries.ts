@@ -93,7 +93,8 @@ export const validCreate = (): fc.Arbitrary<ValidCreate> =>
         if (tag !== undefined) members.push(`"tag":${JSON.stringify(tag)}`);
         // Known keys are never repeated by the extras, so which one wins is not in question.
         for (const [key, value] of extras) {
-          if (key !== 'id' && key !== 'name' && key !== 'tag') members.splice(order % (members.length + 1), 0, `${JSON.stringify(key)}:${JSON.stringify(value)}`);
+          if (key !== 'id' && key !== 'name' && key !== 'tag')
+            members.splice(order % (members.length + 1), 0, `${JSON.stringify(key)}:${JSON.stringify(value)}`);
         }
         const plant = tag === undefined ? { name } : { name, tag };
         const base = { id, name, body: `{${members.join(',')}}`, expected: JSON.stringify(plant) };

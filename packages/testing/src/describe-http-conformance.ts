@@ -80,7 +80,8 @@ export function describeHttpConformance(target: ConformanceTarget): void {
       expect(validate?.(request.method ?? 'POST', request.path, response) ?? ['no document yet']).toEqual([]);
       return response;
     };
-    const call = async (request: RawRequest, scenario: ConformanceScenario = 'working') => checked(request, await send((await server(scenario)).baseUrl, request));
+    const call = async (request: RawRequest, scenario: ConformanceScenario = 'working') =>
+      checked(request, await send((await server(scenario)).baseUrl, request));
     const create = (body: string | Uint8Array, headers: Record<string, string> = OK_HEADERS) => call({ path: '/plants', headers, body });
 
     beforeAll(async () => {
@@ -246,7 +247,11 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         const id = freshId();
         expectError(await call({ path: '/plants', headers: { ...JSON_TYPE, authorization: 'Bearer nope' }, body: `{"id":${id},"name":"sneaky"}` }), 401, 1101);
         // Under 1 MiB: past that, workerd closes a connection whose unread body is still arriving.
-        expectError(await call({ path: '/plants', headers: { authorization: 'Bearer nope', 'content-type': 'text/plain' }, body: 'x'.repeat(768 << 10) }), 401, 1101);
+        expectError(
+          await call({ path: '/plants', headers: { authorization: 'Bearer nope', 'content-type': 'text/plain' }, body: 'x'.repeat(768 << 10) }),
+          401,
+          1101,
+        );
         expect((await create(`{"id":${id},"name":"honest"}`)).status).toBe(200);
       });
     });

@@ -58,7 +58,9 @@ export function createResponseValidator(document: unknown): (method: string, pat
 
     const problems: string[] = [];
     const content = spec['content'] as Record<string, Json> | undefined;
-    const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const media = content?.[type];
     if (media === undefined) problems.push(`${where}: content type ${JSON.stringify(type)} not documented`);
     else {

@@ -1,0 +1,12 @@
+import { createServer } from 'node:http';
+import { staticTokens } from '@plant-store/core';
+import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
+import { createMemoryStore } from '@plant-store/store-memory';
+
+// The code a Worker runs, on node:http through @whatwg-node/server.
+const adapter = createNodeServerAdapter({
+  store: createMemoryStore(),
+  authenticate: staticTokens(['s3cret-token']),
+});
+
+createServer(adapter).listen(8080, '127.0.0.1');

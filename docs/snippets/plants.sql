@@ -1,0 +1,6 @@
+CREATE TABLE IF NOT EXISTS plants (
+  id BIGINT PRIMARY KEY,
+  name TEXT NOT NULL,
+  tag TEXT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);

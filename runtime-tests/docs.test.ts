@@ -1,0 +1,263 @@
+// The documentation is checked like code: every fenced block is a file that the
+// tests run or type-check, every relative link resolves, the error table is the
+// core's, and the commands the front page and the mounting page show really work.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorTable } from '@plant-store/core';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const temporary = mkdtempSync(join(tmpdir(), 'plant-store-docs-'));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+/** README.md, docs/**\/*.md and packages/*\/README.md, as repository-relative paths. */
+function markdownFiles(): string[] {
+  const found = ['README.md'];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) found.push(path);
+    }
+  };
+  walk('docs');
+  for (const name of readdirSync(join(root, 'packages'))) {
+    if (existsSync(join(root, 'packages', name, 'README.md'))) found.push(join('packages', name, 'README.md'));
+  }
+  return found;
+}
+
+interface Block {
+  readonly file: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  readonly info: string;
+  readonly content: string;
+  /** The snippet comment just before the block, if any. */
+  readonly snippet: string | undefined;
+}
+
+const SNIPPET = /^<!-- snippet: (\S+) -->$/;
+
+/** The fenced blocks of a markdown file, and its text outside them. */
+function parse(file: string): { blocks: Block[]; prose: string[] } {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  const prose: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,}|~{3,})(.*)$/.exec(lines[i]!);
+    if (open === null) {
+      prose.push(lines[i]!);
+      continue;
+    }
+    const fence = open[2]!;
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !(lines[j]!.trim().startsWith(fence[0]!.repeat(fence.length)) && lines[j]!.trim().replace(/[`~]/g, '') === ''))
+      body.push(lines[j++]!);
+    if (j >= lines.length) throw new Error(`${file}:${i + 1}: the fenced block is never closed`);
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const comment = before >= 0 ? SNIPPET.exec(lines[before]!.trim()) : null;
+    blocks.push({ file, line: i + 1, info: open[3]!.trim(), content: body.join('\n') + '\n', snippet: comment?.[1] });
+    i = j;
+  }
+  return { blocks, prose };
+}
+
+const files = markdownFiles();
+const parsed = new Map(files.map((file) => [file, parse(file)]));
+const allBlocks = [...parsed.values()].flatMap(({ blocks }) => blocks);
+// The front page opens with the two commands CI runs; they are the only block without a file.
+const exempt = (block: Block) => block.file === 'README.md' && block === parsed.get('README.md')!.blocks[0];
+
+/** GitHub's anchor for a heading. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replace(/ /g, '-');
+}
+function anchors(file: string): Set<string> {
+  return new Set(
+    parsed
+      .get(file)
+      ?.prose.filter((line) => /^#{1,6} /.test(line))
+      .map((line) => slug(line.replace(/^#+ /, ''))) ?? [],
+  );
+}
+
+/** Runs a command; resolves with its exit code and output. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', fail);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** An environment without the variables a test must control. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['HOST', 'PORT', 'PLANT_TOKEN', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG', 'PLANT_STORE_DATABASE_URL']) delete env[name];
+  return { ...env, ...extra };
+}
+
+describe('documentation', () => {
+  it('finds the front page, the docs and a README per package', () => {
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/contract.md', join('packages', 'core', 'README.md')]));
+    for (const name of readdirSync(join(root, 'packages'))) {
+      if (statSync(join(root, 'packages', name)).isDirectory()) expect(files, `packages/${name}/README.md`).toContain(join('packages', name, 'README.md'));
+    }
+  });
+
+  it('opens the front page with the two commands, byte for byte', () => {
+    const first = parsed.get('README.md')!.blocks[0]!;
+    expect([first.info, first.content]).toEqual(['sh', 'npx --yes pnpm@10.34.9 start\nnpx --yes pnpm@10.34.9 install && npx --yes pnpm@10.34.9 test\n']);
+  });
+
+  it('has a snippet file, equal to the block, before every fenced block', () => {
+    const problems: string[] = [];
+    for (const block of allBlocks) {
+      if (exempt(block)) continue;
+      const where = `${block.file}:${block.line}`;
+      if (block.snippet === undefined) {
+        problems.push(`${where}: no <!-- snippet: path --> comment before the block`);
+        continue;
+      }
+      const path = join(root, block.snippet);
+      if (!existsSync(path)) problems.push(`${where}: ${block.snippet} does not exist`);
+      else if (readFileSync(path, 'utf8') !== block.content) problems.push(`${where}: the block differs from ${block.snippet}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows every snippet file somewhere', () => {
+    const shown = new Set(allBlocks.map((block) => block.snippet));
+    const unused = readdirSync(join(root, 'docs/snippets'))
+      .filter((name) => !['tsconfig.json', 'ambient.d.ts'].includes(name))
+      .filter((name) => !shown.has(`docs/snippets/${name}`));
+    expect(unused).toEqual([]);
+  });
+
+  it('names neither SPEC.md nor ../shared', () => {
+    for (const file of files) {
+      const text = readFileSync(join(root, file), 'utf8');
+      expect(text, file).not.toContain('SPEC.md');
+      expect(text, file).not.toContain('../shared');
+    }
+  });
+
+  it('links only to files and headings that exist', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      // Links in the text, not in code spans.
+      const text = parsed
+        .get(file)!
+        .prose.join('\n')
+        .replace(/`[^`\n]*`/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const resolved = path === '' ? join(root, file) : resolve(dirname(join(root, file)), path);
+        if (!existsSync(resolved)) broken.push(`${file}: ${target} (no such file)`);
+        else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(relative(root, resolved)).has(anchor))
+          broken.push(`${file}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps the contract's error table equal to the core's errorTable", () => {
+    const contract = readFileSync(join(root, 'docs/contract.md'), 'utf8');
+    const section = contract.slice(contract.indexOf('## Status codes and the Error body'));
+    const rows = [...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/^\| (\d+) \| (\d+) \| (.+) \|$/gm)].map(([, code, status, when]) => ({
+      code: Number(code),
+      status: Number(status),
+      when: when!.trim(),
+    }));
+    const expected = Object.values(errorTable).map(({ code, status, when }) => ({ code, status, when }));
+    const byCode = (a: { code: number }, b: { code: number }) => a.code - b.code;
+    expect(rows.sort(byCode)).toEqual(expected.sort(byCode));
+  });
+
+  it('documents the table the PostgreSQL store creates', () => {
+    const source = readFileSync(join(root, 'packages/store-postgres/src/create-postgres-store.ts'), 'utf8');
+    const created = /migration`(CREATE TABLE IF NOT EXISTS \$\{name\} \([^`]*\))`/.exec(source)?.[1];
+    expect(created, 'the CREATE TABLE of create-postgres-store.ts').toBeDefined();
+    const normalise = (sql: string) => sql.replace(/--.*$/gm, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').replace(/;\s*$/, '').trim();
+    const documented = readFileSync(join(root, 'docs/snippets/plants.sql'), 'utf8');
+    expect(normalise(documented)).toBe(normalise(created!.replace('${name}', 'plants')));
+  });
+
+  it("answers the front page's curl as its comment says, from the server `start` runs", async () => {
+    const snippet = readFileSync(join(root, 'docs/snippets/try-it.sh'), 'utf8');
+    const expected = /^# (.+)$/m.exec(snippet)?.[1];
+    expect(expected).toBeDefined();
+    const server = spawn(process.execPath, ['packages/server/scripts/start.mjs', 'node'], {
+      cwd: root,
+      env: cleanEnv({ PORT: '0', PLANT_STORE_TOKENS: 's3cret-token', PLANT_STORE_ACCESS_LOG: 'off' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((found, fail) => {
+        let output = '';
+        const timer = setTimeout(() => fail(new Error(`the server did not start:\n${output}`)), 10_000);
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /plant-store listening on (http:\/\/\S+)/.exec(output);
+          if (match !== null) {
+            clearTimeout(timer);
+            found(match[1]!);
+          }
+        };
+        server.stdout.on('data', read);
+        server.stderr.on('data', read);
+        server.once('exit', (code) => fail(new Error(`the server exited with ${code}:\n${output}`)));
+      });
+      expect(snippet).toContain('http://127.0.0.1:8080/');
+      const { code, stdout, stderr } = await run('sh', ['-c', snippet.replaceAll('http://127.0.0.1:8080', url)], process.env);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout.trim()).toBe(expected);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
+  it('stops the node:http mount at start, naming the unset variable, when PLANT_TOKEN is missing', async () => {
+    const outfile = join(temporary, 'mount-node-http.mjs');
+    // The packages from their sources, as `start` bundles them: no build needed.
+    const alias = Object.fromEntries(
+      ['core', 'adapter-node', 'store-memory'].map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]),
+    );
+    await build({
+      entryPoints: [join(root, 'docs/snippets/mount-node-http.ts')],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      alias,
+      logLevel: 'silent',
+    });
+    const { code, stdout, stderr } = await run(process.execPath, [outfile], cleanEnv({}));
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(stderr).toContain('staticTokens: token 0 is undefined; is the variable that should hold it set?');
+    expect(stdout).not.toContain('listening');
+  });
+});
