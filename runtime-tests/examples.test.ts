@@ -66,6 +66,7 @@ describe('examples', () => {
       scriptPath: join(outdir, 'example-worker.js'),
       compatibilityDate: '2026-07-01',
       bindings: { PLANT_TOKEN: TOKEN },
+      d1Databases: ['DB'],
       host: '127.0.0.1',
       port: 0,
     });

@@ -9,9 +9,9 @@ const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 
 describe('several standalone instances over one PostgreSQL database', () => {
   let database: TestDatabase;
   const servers: SpawnedServer[] = [];
-  const startInstance = async () => {
-    const server = await spawnServer(runtime('Node 20'), 'working', { PLANT_STORE_DATABASE_URL: database.url });
-    expect(server.output()).toContain('(store: postgres)');
+  const startInstance = async (name = 'Node 20') => {
+    const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_DATABASE_URL: database.url });
+    expect(server.output()).toMatch(/\(store: postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres\)/);
     servers.push(server);
     return server;
   };
@@ -82,5 +82,23 @@ describe('several standalone instances over one PostgreSQL database', () => {
     }
     expect(recovered?.status).toBe(200);
     expect((await create(second, 123n, 'after outage')).status).toBe(200);
+  });
+
+  it('serves from Bun and Deno too, over the same table: one winner per id among Node, Bun and Deno', async () => {
+    const [bun, deno] = await Promise.all([startInstance('Bun'), startInstance('Deno')]);
+    const racers = [first, bun, deno];
+    const raced = Array.from({ length: 50 }, (_, i) => 4_611_686_018_427_387_904n + BigInt(i));
+    const outcomes = await Promise.all(raced.map((id) => Promise.all(racers.map((racer, r) => create(racer, id, `racer-${r}`)))));
+    expect(
+      outcomes.map((answers) =>
+        answers
+          .map((answer) => answer.status)
+          .sort()
+          .join(' '),
+      ),
+    ).toEqual(raced.map(() => '200 409 409'));
+    // What Node stored earlier, Bun and Deno read back exactly.
+    expect((await create(bun, 9_007_199_254_740_993n, 'odd')).status).toBe(200);
+    expect((await create(deno, 9_007_199_254_740_993n, 'even')).status).toBe(409);
   });
 });

@@ -1,5 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
@@ -9,7 +11,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
 
-const DENO_ENV = '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG';
+// postgres.js reads a PG… variable for every option it is not given.
+const DENO_ENV = '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PG*';
+/** The default store's directory, under the working directory, and nothing else on disk. */
+const DENO_DATA = ['--allow-read=.plant-store', '--allow-write=.plant-store'];
 
 /** A runtime the standalone server must work on, and how to start it there. */
 export interface Runtime {
@@ -56,7 +61,7 @@ export const RUNTIMES: readonly Runtime[] = [
     name: 'Deno',
     binary: join(packageDir('deno'), 'deno'),
     versionArgs: ['--version'],
-    production: ['run', '--allow-net', DENO_ENV, join(root, 'packages/server/dist/standalone/deno.js')],
+    production: ['run', '--allow-net', DENO_ENV, ...DENO_DATA, join(root, 'packages/server/dist/standalone/deno.js')],
     fixture: ['run', '--allow-net', `${DENO_ENV},CONFORMANCE_SCENARIO`, join(here, 'dist/deno.js')],
   },
   {
@@ -90,13 +95,40 @@ export interface SpawnedServer extends RunningTarget {
  * prints where it listens. A runtime that cannot start rejects with its output,
  * so the run fails with the reason instead of skipping.
  */
-export function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}): Promise<SpawnedServer> {
-  return spawnListening(`${runtime.name} (${scenario})`, runtime.binary, scenario === 'working' ? runtime.production : runtime.fixture, {
-    PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
-    PLANT_STORE_ACCESS_LOG: 'off',
-    CONFORMANCE_SCENARIO: scenario,
-    ...env,
+export async function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}, shared?: string): Promise<SpawnedServer> {
+  // A directory of its own, where the default store keeps its data: every
+  // server starts with no plants, and nothing is left behind; or `shared`,
+  // which outlives it, for servers that must share or find plants again.
+  // workerd runs in the project (it refuses modules outside its working
+  // directory) and is told the directory instead.
+  const data = shared ?? mkdtempSync(join(tmpdir(), 'plant-store-server-'));
+  const clean = () => {
+    if (shared === undefined) rmSync(data, { recursive: true, force: true });
+  };
+  const workerd = runtime.name === 'workerd';
+  const server = await spawnListening(
+    `${runtime.name} (${scenario})`,
+    runtime.binary,
+    scenario === 'working' ? runtime.production : runtime.fixture,
+    {
+      PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
+      PLANT_STORE_ACCESS_LOG: 'off',
+      CONFORMANCE_SCENARIO: scenario,
+      ...(workerd ? { PLANT_STORE_D1_DIR: join(data, 'd1') } : {}),
+      ...env,
+    },
+    workerd ? root : data,
+  ).catch((error: unknown) => {
+    clean();
+    throw error;
   });
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      clean();
+    },
+  };
 }
 
 /**

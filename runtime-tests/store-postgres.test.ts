@@ -10,7 +10,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => database.destroy());
 
-// A table of its own per test: the contract expects an empty store each time.
+// The contract in this process (Node 20, with vitest's reporting); on Node 22 and
+// 24, Bun and Deno it runs in store-contract.test.ts. A table of its own per
+// test: the contract expects an empty store each time.
 describeStoreContract('store-postgres', {
   create: () => createPostgresStore({ url: database.url, table: `contract_${++tables}` }),
   dispose: (store) => (store as PostgresStore).close(),

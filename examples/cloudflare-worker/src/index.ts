@@ -1,19 +1,22 @@
-// Plant Store as a Cloudflare Worker: `wrangler dev`, with PLANT_TOKEN as a secret.
-// The store lives as long as the isolate; use a durable store for real data.
+// Plant Store as a Cloudflare Worker keeping plants in D1: `wrangler dev`, with PLANT_TOKEN
+// as a secret and the D1 database that wrangler.toml binds as DB.
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler, type FetchContext, type FetchHandler } from '@plant-store/adapter-fetch';
-import { createMemoryStore } from '@plant-store/store-memory';
+import { createD1Store, type D1Database } from '@plant-store/store-d1';
 
 interface Env {
-  PLANT_TOKEN: string;
+  readonly DB: D1Database;
+  readonly PLANT_TOKEN: string;
 }
 
 let handler: FetchHandler | undefined;
 
 export default {
   fetch(request: Request, env: Env, context: FetchContext): Promise<Response> {
-    // A Worker sees its secrets only with a request, so the handler is built on the first one.
-    handler ??= createFetchHandler({ store: createMemoryStore(), authenticate: staticTokens([env.PLANT_TOKEN]) });
+    // A Worker sees its bindings only with a request, so the handler is built on the first one.
+    // The plants are in D1: every isolate sees the same ones, and they outlive each isolate.
+    handler ??= createFetchHandler({ store: createD1Store(env.DB), authenticate: staticTokens([env.PLANT_TOKEN]) });
+    // Passing the context lets an unread request body be drained after the answer (waitUntil).
     return handler(request, context);
   },
 };

@@ -1,5 +1,5 @@
 import { fail, type Result } from './failure.ts';
-import { withTimeout } from './with-timeout.ts';
+import { StoreTimeoutError, withTimeout } from './with-timeout.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { NewPlant, Plant } from './schemas.ts';
 
@@ -38,10 +38,16 @@ export async function createPlant(store: PlantStore, newPlant: NewPlant, options
     if (!isThenable(insert)) inserted = insert;
     else inserted = options.timeoutMs === undefined ? await insert : await withTimeout(Promise.resolve(insert), options.timeoutMs);
   } catch (cause) {
-    return fail('storage-unavailable', 'the plant store is unavailable; try again later', cause);
+    // A store that gave up may still commit (a statement already sent), and
+    // one that failed cannot always tell whether it stored: say so, and that a
+    // retry, answered 200 if the plant is there, is safe (docs/contract.md, "Stores").
+    return fail('storage-unavailable', cause instanceof StoreTimeoutError ? STORE_LATE : STORE_FAILED, cause);
   }
   return decide(inserted, newPlant, plant);
 }
+
+const STORE_FAILED = 'the plant store failed; retrying with the same id, name and tag is safe (200 if the plant was stored)';
+const STORE_LATE = 'the plant store did not answer in time and the plant may still be stored; retrying with the same id, name and tag is safe';
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown }).then === 'function';

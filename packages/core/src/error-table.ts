@@ -51,6 +51,10 @@ export const errorTable = {
   'headers-too-large': { status: 431, code: 1403, when: 'the request headers are too large (standalone Node server)' },
   'unsupported-media-type': { status: 415, code: 1401, when: 'Content-Type is not JSON' },
   internal: { status: 500, code: 1500, when: 'unexpected internal error' },
-  'storage-unavailable': { status: 503, code: 1501, when: 'the storage failed or is unavailable, or the server is shutting down' },
+  'storage-unavailable': {
+    status: 503,
+    code: 1501,
+    when: 'the storage failed, did not answer in time or is unavailable, or the server is shutting down; a create may have been stored, and retrying it with the same id, name and tag is safe',
+  },
   'storage-full': { status: 507, code: 1502, when: 'the storage is full' },
 } as const satisfies Record<ErrorKind, ErrorEntry>;

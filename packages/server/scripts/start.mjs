@@ -22,7 +22,9 @@ function installed() {
   const manifests = [
     'pnpm-lock.yaml',
     'package.json',
-    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'server'].map((name) => `packages/${name}/package.json`),
+    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'server'].map(
+      (name) => `packages/${name}/package.json`,
+    ),
   ];
   return manifests.every((file) => statSync(join(root, file)).mtimeMs <= at);
 }
@@ -36,7 +38,7 @@ function installServing() {
 
 // Every workspace package from its sources, so nothing has to be built first.
 const alias = Object.fromEntries(
-  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres'].map((name) => [
+  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1'].map((name) => [
     `@plant-store/${name}`,
     join(root, 'packages', name, 'src/index.ts'),
   ]),
@@ -48,8 +50,9 @@ let esbuild;
 /** What each runtime runs. @type {Record<string, Bundle[]>} */
 const RUNTIMES = {
   node: [['node', 'src/bin/node.ts', 'node']],
-  bun: [['bun', 'src/bin/bun.ts', 'neutral']],
-  deno: [['deno', 'src/bin/deno.ts', 'neutral']],
+  // Bun and Deno take Node's built-ins (the database drivers use them).
+  bun: [['bun', 'src/bin/bun.ts', 'node']],
+  deno: [['deno', 'src/bin/deno.ts', 'node']],
   // The launcher runs on Node and serves the Worker, built beside it.
   workerd: [
     ['workerd', 'src/bin/workerd.ts', 'node'],
@@ -116,7 +119,14 @@ if (runtime === 'node' || runtime === 'workerd') {
   const binary =
     runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
   const file = /** @type {string} */ (files[0]);
-  const args = runtime === 'bun' ? [file] : ['run', '--allow-net', '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG', file];
+  // Deno: the variables the server reads (postgres.js reads PG… ones), and the default store's directory.
+  const deno = [
+    '--allow-net',
+    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PG*',
+    '--allow-read=.plant-store',
+    '--allow-write=.plant-store',
+  ];
+  const args = runtime === 'bun' ? [file] : ['run', ...deno, file];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });
   // The signal reaches the whole foreground group; wait for the server's own graceful stop.
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));

@@ -9,7 +9,10 @@ import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from 
  * configured store and tokens. Test fixtures pass their own (a failing store,
  * a throwing verifier) to run the production launcher with a fault.
  */
-export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
+export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => ServedOptions;
+
+/** The handler options a standalone server decides: the store, the tokens, where errors go. */
+export type ServedOptions = Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
 
 /** A standalone Fetch server's configuration and its handler, access log included. */
 export interface Standalone {
@@ -25,9 +28,14 @@ const defaultBuild: BuildOptions = (config) => ({ store: createMemoryStore(), au
  * access-log lines as the Node server.
  *
  * @param log Receives one access-log line per request.
+ * @param config The settings, when the caller has read them already.
  */
-export function createStandalone(env: StandaloneEnv, log: (line: string) => void, build: BuildOptions = defaultBuild): Standalone {
-  const config = readStandaloneConfig(env);
+export function createStandalone(
+  env: StandaloneEnv,
+  log: (line: string) => void,
+  build: BuildOptions = defaultBuild,
+  config: StandaloneConfig = readStandaloneConfig(env),
+): Standalone {
   const handler = createFetchHandler(build(config, env));
   if (!config.accessLog) return { config, fetch: handler };
   return {

@@ -9,6 +9,10 @@ declare module 'miniflare' {
     host: string;
     port: number;
     bindings: Record<string, string>;
+    /** D1 bindings: binding name to database id. */
+    d1Databases?: Record<string, string>;
+    /** The directory D1 databases are kept in; without it, in memory. */
+    d1Persist?: string;
   }
   export class Miniflare {
     constructor(options: MiniflareOptions);

@@ -13,7 +13,8 @@ describe('readStandaloneConfig', () => {
     expect(await config.authenticate(config.generatedToken!, noRequest)).toBe(true);
     expect(await config.authenticate('other', noRequest)).toBe(false);
     expect(readStandaloneConfig({}).generatedToken).not.toBe(config.generatedToken);
-    expect(startupLines(config, 'http://127.0.0.1:8080')[1]).toContain(config.generatedToken);
+    expect(startupLines(config, 'http://127.0.0.1:8080', { description: 'memory' })[1]).toContain(config.generatedToken);
+    expect(config.store).toEqual({ kind: 'default' });
   });
 
   it('reads HOST, PORT, comma-separated tokens and the access-log switch', async () => {
@@ -22,16 +23,22 @@ describe('readStandaloneConfig', () => {
     expect(await config.authenticate('one', noRequest)).toBe(true);
     expect(await config.authenticate('two', noRequest)).toBe(true);
     expect(await config.authenticate('', noRequest)).toBe(false);
-    expect(startupLines(config, 'http://x')).toEqual(['plant-store listening on http://x (store: memory)']);
+    expect(startupLines(config, 'http://x', { description: 'sqlite at /srv/plants.db' })).toEqual([
+      'plant-store listening on http://x (store: sqlite at /srv/plants.db)',
+    ]);
+    expect(startupLines(config, 'http://x', { description: 'memory', warning: 'lost at exit' })).toEqual([
+      'plant-store listening on http://x (store: memory)',
+      'lost at exit',
+    ]);
     const withDatabase = readStandaloneConfig({ PLANT_STORE_TOKENS: 'one', PLANT_STORE_DATABASE_URL: 'postgres://u:secret@db/plants' });
-    expect(withDatabase.databaseUrl).toBe('postgres://u:secret@db/plants');
-    expect(startupLines(withDatabase, 'http://x')).toEqual(['plant-store listening on http://x (store: postgres)']);
+    expect(withDatabase.store).toEqual({ kind: 'postgres', url: 'postgres://u:secret@db/plants' });
   });
 
   it('refuses a port or a token that cannot work', () => {
     expect(() => readStandaloneConfig({ PORT: 'http' })).toThrow(/PORT/);
     expect(() => readStandaloneConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 'has space' })).toThrow(/PLANT_STORE_TOKENS/);
+    expect(() => readStandaloneConfig({ PLANT_STORE_DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(/PLANT_STORE_DATABASE_URL.*"mysql:\/\/u:\*\*\*@db\/x"/);
   });
 });
 

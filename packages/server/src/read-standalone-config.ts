@@ -1,4 +1,5 @@
 import { staticTokens, type Authenticate } from '@plant-store/core';
+import { parseDatabaseUrl, type StoreChoice } from './parse-database-url.ts';
 
 /** Environment variables a standalone server reads; all optional. */
 export interface StandaloneEnv {
@@ -17,8 +18,8 @@ export interface StandaloneConfig {
   /** Set when `PLANT_STORE_TOKENS` was empty: the one token accepted, to print once. */
   readonly generatedToken?: string;
   readonly accessLog: boolean;
-  /** PostgreSQL to keep plants in (`PLANT_STORE_DATABASE_URL`); without it, the memory store. */
-  readonly databaseUrl?: string;
+  /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
+  readonly store: StoreChoice;
 }
 
 /**
@@ -26,9 +27,9 @@ export interface StandaloneConfig {
  * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
  * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
  * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
- * `PLANT_STORE_DATABASE_URL` (PostgreSQL instead of the memory store).
+ * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`).
  *
- * @throws TypeError for a port or token that cannot work, so a server refuses to start.
+ * @throws TypeError for a port, token or database URL that cannot work, so a server refuses to start.
  */
 export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -47,14 +48,14 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
   const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
-  const databaseUrl = env.PLANT_STORE_DATABASE_URL?.trim() || undefined;
+  const store = parseDatabaseUrl(env.PLANT_STORE_DATABASE_URL);
   return {
     host,
     port,
     authenticate,
     accessLog,
+    store,
     ...(generatedToken === undefined ? {} : { generatedToken }),
-    ...(databaseUrl === undefined ? {} : { databaseUrl }),
   };
 }
 

@@ -9,7 +9,12 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** Most time to open a connection before the create fails (503). Default 5 s. */
   readonly connectTimeoutMs?: number;
-  /** Most time one statement may run before it is cancelled (503). Default 5 s. */
+  /**
+   * Most time one call may take, waiting for a connection included, before
+   * its statement is cancelled and the call rejects (503). Default 4.5 s,
+   * under the handler's 5 s `storeTimeoutMs`, so that the store gives up, and
+   * cancels, before the handler stops waiting.
+   */
   readonly statementTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
   readonly table?: string;
@@ -45,28 +50,51 @@ const MIGRATION_LOCK = 7_214_530_118;
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const table = options.table ?? 'plants';
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError('createPostgresStore: `table` must be a plain lowercase identifier');
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 10,
-    connect_timeout: Math.ceil((options.connectTimeoutMs ?? 5_000) / 1000),
+    connect_timeout: Math.ceil(connectTimeoutMs / 1000),
     idle_timeout: 60,
     onnotice: () => {},
     types: { bigint: postgres.BigInt },
-    connection: { statement_timeout: options.statementTimeoutMs ?? 5_000, application_name: 'plant-store' },
+    connection: { statement_timeout: statementTimeoutMs, application_name: 'plant-store' },
   });
   const name = sql(table);
+  // The driver retries a host that never answers for far longer than its
+  // connect timeout; the start must fail within it, with a clear reason.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const unreachable = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+  });
   try {
-    await sql.begin(async (migration) => {
-      await migration`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-      await migration`CREATE TABLE IF NOT EXISTS ${name} (
-        id BIGINT PRIMARY KEY,
-        name TEXT NOT NULL,
-        tag TEXT,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-      )`;
-    });
+    await Promise.race([
+      unreachable,
+      sql.begin(async (migration) => {
+        await migration`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+        await migration`CREATE TABLE IF NOT EXISTS ${name} (
+          id BIGINT PRIMARY KEY,
+          name TEXT NOT NULL,
+          tag TEXT,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`;
+      }),
+    ]);
   } catch (error) {
-    await sql.end({ timeout: 1 });
+    await sql.end({ timeout: 0 });
     throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  /**
+   * `query`, cancelled when it takes longer than `statementTimeoutMs`: a
+   * create queued while the database is out of reach must not be sent, and
+   * commit, long after its client was told 503.
+   */
+  function bounded<T extends readonly postgres.MaybeRow[]>(query: postgres.PendingQuery<T>): Promise<postgres.RowList<T>> {
+    const deadline = setTimeout(() => query.cancel(), statementTimeoutMs);
+    return query.finally(() => clearTimeout(deadline));
   }
 
   const read = (row: { name: string; tag: string | null }): Plant =>
@@ -74,19 +102,19 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
   return {
     async insertIfAbsent(id, plant) {
-      const inserted = await sql`
+      const inserted = await bounded(sql`
         INSERT INTO ${name} (id, name, tag)
         VALUES (${id}, ${JSON.stringify(plant.name)}, ${plant.tag === undefined ? null : JSON.stringify(plant.tag)})
         ON CONFLICT (id) DO NOTHING
-        RETURNING 1`;
+        RETURNING 1`);
       if (inserted.length === 1) return INSERTED;
-      const [existing] = await sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`;
+      const [existing] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
       // Rows are never deleted, so a clash always finds the row that won.
       if (existing === undefined) throw new Error(`plant ${id} clashed on insert but could not be read`);
       return { status: 'exists', existing: read(existing) };
     },
     async get(id) {
-      const [row] = await sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`;
+      const [row] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
       return row === undefined ? undefined : read(row);
     },
     close: () => sql.end({ timeout: 5 }),

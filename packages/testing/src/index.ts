@@ -5,12 +5,13 @@ export { describeStoreContract } from './describe-store-contract.ts';
 export { send } from './http-client.ts';
 export { startKeepAliveLoad } from './keep-alive-load.ts';
 export { parseResponses, rawExchange } from './raw-exchange.ts';
+export { runStoreContract, runStoreContractCheck, STORE_CONTRACT } from './store-contract.ts';
 export { createResponseValidator, dereference } from './validate-response.ts';
 
 export type { InvalidCreate, ValidCreate } from './arbitraries.ts';
 export type { ConformanceScenario } from './conformance-scenarios.ts';
 export type { ConformanceTarget, RunningTarget } from './describe-http-conformance.ts';
-export type { StoreContractOptions } from './describe-store-contract.ts';
 export type { BetweenChunks, RawRequest, RawResponse } from './http-client.ts';
 export type { KeepAliveLoad, LoadOutcome } from './keep-alive-load.ts';
 export type { RawExchangeResult, RawStep } from './raw-exchange.ts';
+export type { StoreContractCheck, StoreContractOptions, StoreContractResult } from './store-contract.ts';

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+function directory(): string {
+  const made = realpathSync(mkdtempSync(join(tmpdir(), 'plant-store-choice-')));
+  directories.push(made);
+  return made;
+}
+
+/** Runs the production server on `name` with `url` and resolves with its exit code, output and time taken, or kills it after 15 s. */
+function startFailing(name: string, url: string): Promise<{ code: number | null; output: string; ms: number }> {
+  const target = runtime(name);
+  const started = Date.now();
+  const child = spawn(target.binary, target.production, {
+    cwd: directory(),
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, DENO_NO_UPDATE_CHECK: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, ms: Date.now() - started });
+    }),
+  );
+}
+
+/** The one line the server printed that names the cause, without Node's warnings. */
+const causeOf = (output: string) => output.split('\n').filter((line) => line.startsWith('plant-store: '));
+
+describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
+  const servers: SpawnedServer[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+  it.each(['Node 22', 'Bun', 'Deno'])('%s keeps plants by default in .plant-store/plants.db under the working directory', async (name) => {
+    const where = directory();
+    const server = await spawnServer(runtime(name), 'working', {}, where);
+    servers.push(server);
+    expect(server.output()).toContain(`(store: sqlite at ${join(where, '.plant-store/plants.db')})`);
+  });
+
+  it('Node 20 keeps them in memory by default and says they are lost at exit and how to keep them', async () => {
+    const server = await spawnServer(runtime('Node 20'), 'working');
+    servers.push(server);
+    expect(server.output()).toContain('(store: memory)');
+    expect(server.output()).toMatch(
+      /plants are kept in memory and lost when the process stops; set PLANT_STORE_DATABASE_URL=sqlite:PATH .* or postgres:\/\/… to keep them/,
+    );
+  });
+
+  it.each([
+    [
+      'Node 20',
+      'mysql://root:hunter2@db/plants',
+      /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL or postgres:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
+    ],
+    ['Node 20', 'sqlite:plants.db', /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file .*plants\.db: SQLite needs a runtime with it built in/],
+    ['Node 22', 'sqlite:/etc/hostname/plants.db', /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: /],
+    ['Bun', 'file:///etc/hostname/plants.db', /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: /],
+    [
+      'Node 20',
+      'postgres://u:hunter2@127.0.0.1:1/plants',
+      /^plant-store: PLANT_STORE_DATABASE_URL: cannot use PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/plants: /,
+    ],
+  ])('%s with %s stops at once with one line and exit 1', async (name, url, line) => {
+    const { code, output } = await startFailing(name, url);
+    expect(code).toBe(1);
+    expect(causeOf(output)).toEqual([expect.stringMatching(line)]);
+    expect(output).not.toContain('hunter2');
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unreachable database host stops the start within the 5 s connect timeout', async () => {
+    // 10.255.255.1 is not routed here: the connection is never answered nor
+    // refused (where a network says so at once, the start fails sooner still).
+    const { code, output, ms } = await startFailing('Node 20', 'postgres://u:p@10.255.255.1:5432/plants');
+    expect(code).toBe(1);
+    expect(causeOf(output)).toEqual([expect.stringMatching(/cannot use PostgreSQL at .*: (no answer from the database within 5000 ms|connect E[A-Z]+ .*)$/)]);
+    expect(ms).toBeLessThan(8_000);
+  });
+});
