@@ -14,6 +14,9 @@ import { cpus, totalmem } from 'node:os';
  * @property {number | undefined} p99Ratio p99 over the baseline's; undefined without a baseline
  * @property {number} peakRssMiB
  * @property {number} non200
+ * @property {'memory' | 'sqlite' | 'postgres'} [store] the store of a store row
+ * @property {number} [storeRatio] req/s over the same server on the memory store (median of rounds)
+ * @property {[number, number]} [storeRatioRange] the lowest and highest of those per-round ratios
  */
 /** @typedef {{ name: string, opsPerSecond: number, meanNs: number }} MicroResult what bench/micro.mjs prints, per case */
 /** @typedef {{ plants: number, addedBytesPerPlant: number, stringBytesPerPlant: number, totalBytesPerPlant: number }} MemoryResult what bench/memory.mjs prints */
@@ -73,6 +76,22 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
         `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
     ),
   ];
+  const memoryRow = rows.find(
+    (row) =>
+      row.store === undefined && rows.some((other) => other.store !== undefined && other.runtime === row.runtime) && row.name === 'Plant Store adapter-node',
+  );
+  const storeRows = rows.filter((row) => row.store !== undefined && row.store !== 'memory');
+  const storeTable = [
+    '| Store (standalone Node server) | creates/s | × memory (median) | × memory (range over rounds) | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...(memoryRow
+      ? [`| memory | ${Math.round(memoryRow.rps).toLocaleString('en-US')} | 1.00 | – | ${fixed(memoryRow.p50Ms, 2)} | ${fixed(memoryRow.p99Ms, 2)} |`]
+      : []),
+    ...storeRows.map(
+      (row) =>
+        `| ${row.name.replace('Plant Store adapter-node + ', '')} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.storeRatio, 2)} | ${fixed(row.storeRatioRange?.[0], 2)}–${fixed(row.storeRatioRange?.[1], 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} |`,
+    ),
+  ];
   const microTable = [
     '| Case | ns per call | calls/s |',
     '|---|---:|---:|',
@@ -103,6 +122,12 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     ...table,
     '',
     '![Valid creates per second by contender](bench/throughput.svg)',
+    '',
+    `## Stores (${memoryRow?.runtime ?? 'Node 24'}, the same standalone server)`,
+    '',
+    'Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server on the same 2 cores, committing each create.',
+    '',
+    ...storeTable,
     '',
     '## Core, without HTTP (tinybench, Node 20)',
     '',

@@ -2,7 +2,8 @@
 // fresh server pinned to core 0 with wrk on core 1; medians, and each
 // contender's ratio to its runtime's hand-written baseline in the same round.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ import { renderReport } from './report.mjs';
  * @property {boolean} [baseline] whether it is its runtime's hand-written baseline
  * @property {[string, ...string[]]} command the binary and its arguments
  * @property {Record<string, string>} [env] more environment variables
- * @property {boolean} [database] whether it needs the benchmark's PostgreSQL
+ * @property {'memory' | 'sqlite' | 'postgres'} [store] where Plant Store keeps plants (default memory)
  */
 /**
  * One measurement of one contender.
@@ -62,7 +63,9 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'Plant Store adapter-node', runtime: 'Node 24', command: [node24, plantStoreNode] },
   { name: 'Fastify 5 + JSON schema', runtime: 'Node 24', command: [node24, server('fastify.mjs')] },
   { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 24', command: [node24, server('plant-store-whatwg.mjs')] },
-  { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 20', command: [node20, plantStoreNode], database: true },
+  // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
+  { name: 'Plant Store adapter-node + SQLite (synchronous=FULL)', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'sqlite' },
+  { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'postgres' },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/server/dist/standalone/bun.js')] },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
@@ -93,7 +96,8 @@ async function start(contender) {
       PLANT_STORE_ACCESS_LOG: 'off',
       DENO_NO_UPDATE_CHECK: '1',
       DO_NOT_TRACK: '1',
-      ...(contender.database ? { PLANT_STORE_DATABASE_URL: databaseUrl } : {}),
+      // Plant Store's store; the other contenders ignore it.
+      PLANT_STORE_DATABASE_URL: storeUrl(contender.store ?? 'memory'),
       ...contender.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -200,6 +204,21 @@ const firstLine = (text) => (text.split('\n')[0] ?? '').trim();
 
 /** @type {string | undefined} */
 let databaseUrl;
+const sqliteDirectory = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+let sqliteFiles = 0;
+
+/**
+ * The store a contender keeps plants in: a fresh SQLite file per start, the benchmark's PostgreSQL.
+ * @param {'memory' | 'sqlite' | 'postgres'} store
+ */
+function storeUrl(store) {
+  if (store === 'sqlite') return `sqlite:${join(sqliteDirectory, `plants-${++sqliteFiles}.db`)}`;
+  if (store === 'postgres') {
+    if (databaseUrl === undefined) throw new Error('no PostgreSQL started');
+    return databaseUrl;
+  }
+  return 'memory:';
+}
 
 /** A PostgreSQL server of the benchmark's own, for the PostgreSQL row. */
 async function startDatabase() {
@@ -210,7 +229,7 @@ async function startDatabase() {
 
 async function main() {
   ensureWrk();
-  const database = CONTENDERS.some((contender) => contender.database) ? await startDatabase() : undefined;
+  const database = CONTENDERS.some((contender) => contender.store === 'postgres') ? await startDatabase() : undefined;
   const started = Date.now();
   /** @type {Contender[]} */
   const eligible = [];
@@ -242,6 +261,11 @@ async function main() {
     const of = (/** @type {keyof Measurement} */ key) => rounds.map((results) => measured(results, contender)[key]);
     const ratios = baseline ? rounds.map((results) => measured(results, contender).rps / measured(results, baseline).rps) : [];
     const p99Ratios = baseline ? rounds.map((results) => measured(results, contender).p99Ms / measured(results, baseline).p99Ms) : [];
+    // A durable store's row against the same server on the memory store, round by round.
+    const memory = contender.store
+      ? eligible.find((other) => other.runtime === contender.runtime && other.command[1] === contender.command[1] && !other.store && !other.env)
+      : undefined;
+    const storeRatios = memory ? rounds.map((results) => measured(results, contender).rps / measured(results, memory).rps) : [];
     return {
       runtime: contender.runtime,
       name: contender.name,
@@ -251,6 +275,13 @@ async function main() {
       p50Ms: median(of('p50Ms')),
       p99Ms: median(of('p99Ms')),
       p99Ratio: p99Ratios.length ? median(p99Ratios) : undefined,
+      ...(contender.store
+        ? {
+            store: contender.store,
+            storeRatio: median(storeRatios),
+            storeRatioRange: /** @type {[number, number]} */ ([Math.min(...storeRatios), Math.max(...storeRatios)]),
+          }
+        : {}),
       peakRssMiB: Math.max(...of('peakRss')) / 2 ** 20,
       non200: of('non200').reduce((a, b) => a + b, 0),
     };
@@ -277,6 +308,7 @@ async function main() {
     memory,
   });
   await database?.destroy();
+  rmSync(sqliteDirectory, { recursive: true, force: true });
   // A partial run (BENCH_ONLY) prints its table but leaves the published one alone.
   if (!process.env.BENCH_ONLY) {
     writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
