@@ -125,7 +125,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '',
     `## Stores (${memoryRow?.runtime ?? 'Node 24'}, the same standalone server)`,
     '',
-    'Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server on the same 2 cores, committing each create.',
+    "Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit.",
     '',
     ...storeTable,
     '',

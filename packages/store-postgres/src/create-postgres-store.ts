@@ -26,15 +26,23 @@ export interface PostgresStore extends PlantStore {
 }
 
 const INSERTED: InsertResult = { status: 'inserted' };
+
+interface Pending {
+  readonly id: bigint;
+  readonly plant: Plant;
+  readonly resolve: (result: InsertResult) => void;
+  readonly reject: (error: unknown) => void;
+}
 // Any fixed number: every instance takes the same lock to migrate one at a time.
 const MIGRATION_LOCK = 7_214_530_118;
 
 /**
  * The storage interface on PostgreSQL, for several stateless instances over one
  * database. One table keyed by `BIGINT` (exact int64, never text or a double);
- * insert-if-absent is one `INSERT … ON CONFLICT DO NOTHING RETURNING`, and the
+ * insert-if-absent is `INSERT … ON CONFLICT DO NOTHING RETURNING`, and the
  * stored row is read only on a clash, so replay and conflict are decided
- * correctly however many processes race for an id.
+ * correctly however many processes race for an id. Creates that arrive
+ * together (one turn of the event loop) share one statement and one commit.
  *
  * `name` and `tag` hold JSON string literals (`"Fern"`): PostgreSQL text cannot
  * hold U+0000 or lone surrogates, which are valid JSON strings and must come
@@ -100,18 +108,62 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const read = (row: { name: string; tag: string | null }): Plant =>
     row.tag === null ? { name: JSON.parse(row.name) as string } : { name: JSON.parse(row.name) as string, tag: JSON.parse(row.tag) as string };
 
-  return {
-    async insertIfAbsent(id, plant) {
-      const inserted = await bounded(sql`
+  let queue: Pending[] = [];
+
+  /**
+   * Stores every create queued in the last turn with one statement, one
+   * round trip and one commit (group commit), then answers each. The first
+   * create of an id in the batch goes to the database; later ones of the same
+   * id are answered from its outcome, as they would be one after the other.
+   */
+  async function flush(): Promise<void> {
+    const batch = queue;
+    queue = [];
+    const first = new Map<bigint, Pending>();
+    for (const pending of batch) if (!first.has(pending.id)) first.set(pending.id, pending);
+    try {
+      const creates = [...first.values()];
+      const inserted = await bounded(sql<{ id: string }[]>`
         INSERT INTO ${name} (id, name, tag)
-        VALUES (${id}, ${JSON.stringify(plant.name)}, ${plant.tag === undefined ? null : JSON.stringify(plant.tag)})
+        SELECT * FROM unnest(
+          ${sql.array(creates.map((pending) => String(pending.id)))}::bigint[],
+          ${sql.array(creates.map((pending) => JSON.stringify(pending.plant.name)))}::text[],
+          ${sql.array(creates.map((pending) => (pending.plant.tag === undefined ? null : JSON.stringify(pending.plant.tag))) as string[])}::text[]
+        )
         ON CONFLICT (id) DO NOTHING
-        RETURNING 1`);
-      if (inserted.length === 1) return INSERTED;
-      const [existing] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
-      // Rows are never deleted, so a clash always finds the row that won.
-      if (existing === undefined) throw new Error(`plant ${id} clashed on insert but could not be read`);
-      return { status: 'exists', existing: read(existing) };
+        RETURNING id::text AS id`);
+      const stored = new Set(inserted.map((row) => row.id));
+      const clashed = creates.filter((pending) => !stored.has(String(pending.id)));
+      const existing = new Map<string, Plant>();
+      if (clashed.length > 0) {
+        const rows = await bounded(sql<{ id: string; name: string; tag: string | null }[]>`
+          SELECT id::text AS id, name, tag FROM ${name} WHERE id = ANY(${sql.array(clashed.map((pending) => String(pending.id)))}::bigint[])`);
+        for (const row of rows) existing.set(row.id, read(row));
+      }
+      for (const pending of batch) {
+        const key = String(pending.id);
+        const winner = first.get(pending.id)!;
+        if (pending === winner && stored.has(key)) pending.resolve(INSERTED);
+        else {
+          // Rows are never deleted, so a clash always finds the row that won.
+          const plant = stored.has(key) ? winner.plant : existing.get(key);
+          if (plant === undefined) pending.reject(new Error(`plant ${key} clashed on insert but could not be read`));
+          else pending.resolve({ status: 'exists', existing: plant });
+        }
+      }
+    } catch (error) {
+      // One statement: when it failed, none of the batch was stored, unless the
+      // connection broke after the commit (the 503 message allows for that).
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+
+  return {
+    insertIfAbsent(id, plant) {
+      return new Promise<InsertResult>((resolve, reject) => {
+        if (queue.length === 0) setImmediate(() => void flush());
+        queue.push({ id, plant: plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }, resolve, reject });
+      });
     },
     async get(id) {
       const [row] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
