@@ -1,5 +1,6 @@
-// The same hand-written work as a plain Fetch handler (Request → Response).
-import { createPlantLogic, token } from './baseline-logic.mjs';
+// The same hand-written work as a plain Fetch handler (Request → Response),
+// reading the body with `request.text()` after a Content-Length check.
+import { createPlantLogic, MAX_BODY_BYTES, TOO_LARGE, token } from './baseline-logic.mjs';
 
 const handle = createPlantLogic(token);
 const headers = { 'content-type': 'application/json' };
@@ -10,6 +11,7 @@ export async function fetchHandler(request) {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   const query = url.indexOf('?', start);
   const path = query < 0 ? url.slice(start) : url.slice(start, query);
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return new Response(TOO_LARGE[1], { status: TOO_LARGE[0], headers });
   const body = request.method === 'POST' ? await request.text() : '';
   const [status, json] = handle(request.method, path, request.headers.get('authorization'), request.headers.get('content-type'), body);
   return new Response(json, { status, headers });

@@ -1,18 +1,22 @@
 // Fastify 5 with a JSON schema (no type coercion, or "5" would pass as an id).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 import { host, port, token } from './baseline-logic.mjs';
 
 /** @typedef {{ id: number, name: string, tag?: string }} NewPlant what the schema lets through */
 
-const sha256 = (/** @type {string} */ text) => createHash('sha256').update(text).digest();
-const expected = sha256(token);
+/** The token compared as the baselines do: length, then a constant-time XOR loop. @param {string} presented */
+const accepted = (presented) => {
+  if (presented.length !== token.length) return false;
+  let difference = 0;
+  for (let i = 0; i < token.length; i++) difference |= presented.charCodeAt(i) ^ token.charCodeAt(i);
+  return difference === 0;
+};
 const plants = new Map();
 const app = Fastify({ ajv: { customOptions: { coerceTypes: false } } });
 
 app.addHook('onRequest', async (request, reply) => {
   const authorization = request.headers.authorization;
-  if (authorization === undefined || !authorization.startsWith('Bearer ') || !timingSafeEqual(sha256(authorization.slice(7)), expected)) {
+  if (authorization === undefined || !authorization.startsWith('Bearer ') || !accepted(authorization.slice(7))) {
     return reply.code(401).send({ error: 1101, message: 'authorization: the token was rejected' });
   }
 });
