@@ -8,7 +8,8 @@ import { cpus, totalmem } from 'node:os';
  * @property {string} name
  * @property {boolean} baseline whether it is its runtime's hand-written baseline
  * @property {number} rps
- * @property {number | undefined} ratio req/s over the baseline's; undefined without a baseline
+ * @property {number | undefined} ratio req/s over the baseline's (median of per-round ratios); undefined without a baseline
+ * @property {[number, number] | undefined} ratioRange the lowest and highest per-round ratio
  * @property {number} p50Ms
  * @property {number} p99Ms
  * @property {number | undefined} p99Ratio p99 over the baseline's; undefined without a baseline
@@ -69,11 +70,11 @@ function chart(rows) {
 /** @param {ReportInput} input */
 export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, micro, memory }) {
   const table = [
-    '| Runtime | Contender | req/s | × baseline | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Runtime | Contender | req/s | × baseline | × baseline, range | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
     ),
   ];
   const memoryRow = rows.find(

@@ -36,7 +36,7 @@ const root = join(here, '..');
 const require = createRequire(import.meta.url);
 const packageDir = (/** @type {string} */ name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -272,6 +272,7 @@ async function main() {
       baseline: contender.baseline === true,
       rps: median(of('rps')),
       ratio: ratios.length ? median(ratios) : undefined,
+      ratioRange: ratios.length ? /** @type {[number, number]} */ ([Math.min(...ratios), Math.max(...ratios)]) : undefined,
       p50Ms: median(of('p50Ms')),
       p99Ms: median(of('p99Ms')),
       p99Ratio: p99Ratios.length ? median(p99Ratios) : undefined,
