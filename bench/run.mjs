@@ -21,6 +21,7 @@ import { renderReport } from './report.mjs';
  * @property {[string, ...string[]]} command the binary and its arguments
  * @property {Record<string, string>} [env] more environment variables
  * @property {'memory' | 'sqlite' | 'postgres'} [store] where Plant Store keeps plants (default memory)
+ * @property {string} [cpus] the cores the server may use (taskset list; default core 0)
  */
 /**
  * One measurement of one contender.
@@ -66,6 +67,15 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
   { name: 'Plant Store adapter-node + SQLite (synchronous=FULL)', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'sqlite' },
   { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'postgres' },
+  // Every core: two processes on one port (PLANT_STORE_WORKERS) over one SQLite file, on both cores (wrk shares core 1).
+  {
+    name: 'Plant Store adapter-node + SQLite, 2 processes on 2 cores',
+    runtime: 'Node 24',
+    command: [node24, plantStoreNode],
+    store: 'sqlite',
+    env: { PLANT_STORE_WORKERS: '2' },
+    cpus: '0,1',
+  },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/server/dist/standalone/bun.js')] },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
@@ -85,7 +95,7 @@ function ensureWrk() {
  */
 async function start(contender) {
   const [binary, ...args] = contender.command;
-  const child = spawn('taskset', ['-c', '0', binary, ...args], {
+  const child = spawn('taskset', ['-c', contender.cpus ?? '0', binary, ...args], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -263,7 +273,7 @@ async function main() {
     const p99Ratios = baseline ? rounds.map((results) => measured(results, contender).p99Ms / measured(results, baseline).p99Ms) : [];
     // A durable store's row against the same server on the memory store, round by round.
     const memory = contender.store
-      ? eligible.find((other) => other.runtime === contender.runtime && other.command[1] === contender.command[1] && !other.store && !other.env)
+      ? eligible.find((other) => other.runtime === contender.runtime && other.command[1] === contender.command[1] && !other.store && !other.env && !other.cpus)
       : undefined;
     const storeRatios = memory ? rounds.map((results) => measured(results, contender).rps / measured(results, memory).rps) : [];
     return {

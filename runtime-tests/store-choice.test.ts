@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 
@@ -16,12 +17,12 @@ function directory(): string {
 }
 
 /** Runs the production server on `name` with `url` and resolves with its exit code, output and time taken, or kills it after 15 s. */
-function startFailing(name: string, url: string): Promise<{ code: number | null; output: string; ms: number }> {
+function startFailing(name: string, url: string, more: Record<string, string> = {}): Promise<{ code: number | null; output: string; ms: number }> {
   const target = runtime(name);
   const started = Date.now();
   const child = spawn(target.binary, target.production, {
     cwd: directory(),
-    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, DENO_NO_UPDATE_CHECK: '1' },
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, DENO_NO_UPDATE_CHECK: '1', ...more },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -88,5 +89,31 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     expect(code).toBe(1);
     expect(causeOf(output)).toEqual([expect.stringMatching(/cannot use PostgreSQL at .*: (no answer from the database within 5000 ms|connect E[A-Z]+ .*)$/)]);
     expect(ms).toBeLessThan(8_000);
+  });
+
+  it('PLANT_STORE_WORKERS=2 serves one port from two processes over one SQLite file, and stops them all on SIGTERM', async () => {
+    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_WORKERS: '2' });
+    servers.push(server);
+    expect(server.output()).toMatch(/\(store: sqlite at .*plants\.db\) with 2 processes/);
+    const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+    // New connections each time, so that both processes take some.
+    const ids = Array.from({ length: 200 }, (_, i) => 7_000_000_000_000_000_000n + BigInt(i));
+    const first = await Promise.all(ids.map((id) => send(server.baseUrl, { path: '/plants', headers, body: `{"id":${id},"name":"a"}` })));
+    const again = await Promise.all(ids.map((id) => send(server.baseUrl, { path: '/plants', headers, body: `{"id":${id},"name":"b"}` })));
+    expect([...first, ...again].map((response) => response.status)).toEqual([...ids.map(() => 200), ...ids.map(() => 409)]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it.each([
+    [
+      'memory:',
+      /^plant-store: PLANT_STORE_WORKERS: 2 processes need a store they share \(sqlite: or postgres:\/\/\); with memory: each would keep its own plants$/,
+    ],
+    ['', /^plant-store: PLANT_STORE_WORKERS: 2 processes need a store they share; this runtime has no built-in SQLite/],
+  ])('PLANT_STORE_WORKERS=2 with the memory store (%s) refuses to start', async (url, line) => {
+    const { code, output } = await startFailing('Node 20', url, { PLANT_STORE_WORKERS: '2' });
+    expect(code).toBe(1);
+    expect(causeOf(output)).toEqual([expect.stringMatching(line)]);
   });
 });

@@ -8,6 +8,7 @@ export interface StandaloneEnv {
   readonly PLANT_STORE_TOKENS?: string | undefined;
   readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
   readonly PLANT_STORE_DATABASE_URL?: string | undefined;
+  readonly PLANT_STORE_WORKERS?: string | undefined;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -20,6 +21,8 @@ export interface StandaloneConfig {
   readonly accessLog: boolean;
   /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
   readonly store: StoreChoice;
+  /** Processes serving one port (`PLANT_STORE_WORKERS`, Node); 1 unless set. */
+  readonly workers: number;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface StandaloneConfig {
  * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
  * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
  * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
- * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`).
+ * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`)
+ * and `PLANT_STORE_WORKERS` (processes on one port; they need a shared store).
  *
  * @throws TypeError for a port, token or database URL that cannot work, so a server refuses to start.
  */
@@ -49,12 +53,23 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   }
   const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
   const store = parseDatabaseUrl(env.PLANT_STORE_DATABASE_URL);
+  const workersText = env.PLANT_STORE_WORKERS?.trim() || '1';
+  const workers = Number(workersText);
+  if (!/^\d+$/.test(workersText) || workers < 1 || workers > 256) {
+    throw new TypeError(`PLANT_STORE_WORKERS: expected a number of processes from 1 to 256, got ${JSON.stringify(workersText)}`);
+  }
+  if (workers > 1 && store.kind === 'memory') {
+    throw new TypeError(
+      `PLANT_STORE_WORKERS: ${workers} processes need a store they share (sqlite: or postgres://); with memory: each would keep its own plants`,
+    );
+  }
   return {
     host,
     port,
     authenticate,
     accessLog,
     store,
+    workers,
     ...(generatedToken === undefined ? {} : { generatedToken }),
   };
 }

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import type { BuildOptions } from './create-standalone.ts';
+import { runCluster, type ListeningMessage } from './run-cluster.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { serve } from './serve.ts';
@@ -9,8 +11,9 @@ import { stopOnStartError } from './stop-on-start-error.ts';
  * Runs the standalone server on Node (`pnpm start`, the `plant-store` command):
  * settings from the environment (docs/contract.md, "Standalone runs"), the
  * store `PLANT_STORE_DATABASE_URL` names (docs/contract.md, "Stores"), and on
- * SIGINT/SIGTERM a graceful stop, then exit 0. A setting that cannot work
- * stops the start with one line and exit 1.
+ * SIGINT/SIGTERM a graceful stop, then exit 0; with `PLANT_STORE_WORKERS=N`,
+ * N such processes on one port ({@link runCluster}). A setting that cannot
+ * work stops the start with one line and exit 1.
  *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  */
@@ -18,6 +21,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
   try {
     const env = process.env as StandaloneEnv;
     const config = readStandaloneConfig(env);
+    if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     const served = await openServed(config, env, build);
     const running = await serve({
       ...served.options,
@@ -25,7 +29,10 @@ export async function runNode(build?: BuildOptions): Promise<void> {
       port: config.port,
       ...(config.accessLog ? {} : { accessLog: false as const }),
     });
-    console.log(startupLines(config, running.url, served.store).join('\n'));
+    const lines = startupLines(config, running.url, served.store);
+    // A worker of several tells the primary, which prints one startup block for all.
+    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', lines } satisfies ListeningMessage);
+    else console.log(lines.join('\n'));
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         void running

@@ -1,0 +1,70 @@
+import cluster, { type Worker } from 'node:cluster';
+import { isSqliteAvailable } from '@plant-store/store-sqlite';
+import type { StandaloneConfig } from './read-standalone-config.ts';
+import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
+
+/** What a worker tells the primary once it listens: the lines to print at start. */
+export interface ListeningMessage {
+  readonly type: 'plant-store:listening';
+  readonly lines: readonly string[];
+}
+
+/**
+ * Runs `config.workers` processes of the standalone Node server on one port
+ * (node:cluster; the kernel spreads connections), over one store they share:
+ * SQLite (one file, one writer at a time) or PostgreSQL. The primary serves
+ * nothing itself: it starts the workers, prints the first one's startup lines
+ * once, replaces a worker that dies, and on SIGINT/SIGTERM asks every worker to
+ * drain, then exits 0 once they have.
+ *
+ * @throws Error when the store would be the memory store, which processes cannot share.
+ */
+export async function runCluster(config: StandaloneConfig): Promise<void> {
+  if (config.store.kind === 'default' && !(await isSqliteAvailable())) {
+    throw new Error(
+      `PLANT_STORE_WORKERS: ${config.workers} processes need a store they share; this runtime has no built-in SQLite, so set PLANT_STORE_DATABASE_URL=postgres://…`,
+    );
+  }
+  // Each worker accepts on the shared socket itself; a primary that hands out
+  // every connection would be the bottleneck.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
+  // A made token must be the same in every worker.
+  const env = config.generatedToken === undefined ? {} : { PLANT_STORE_TOKENS: config.generatedToken };
+  let stopping = false;
+  let announced = false;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(env);
+    worker.on('message', (message: ListeningMessage) => {
+      if (message?.type !== 'plant-store:listening' || announced) return;
+      announced = true;
+      const [first, ...rest] = message.lines;
+      const tokenLine =
+        config.generatedToken === undefined ? [] : [`plant-store: PLANT_STORE_TOKENS is not set; the only accepted token is ${config.generatedToken}`];
+      console.log([`${first} with ${config.workers} processes`, ...rest, ...tokenLine].join('\n'));
+    });
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`plant-store: worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    fork();
+  });
+  for (let i = 0; i < config.workers; i++) fork();
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      // Workers drain within the shutdown timeout; past it, whatever is left is ended.
+      setTimeout(() => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+        process.exit(0);
+      }, SHUTDOWN_TIMINGS.timeoutMs + SHUTDOWN_TIMINGS.graceMs).unref();
+    });
+  }
+}
