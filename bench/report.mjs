@@ -125,12 +125,16 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '',
     '![Valid creates per second by contender](bench/throughput.svg)',
     '',
-    `## Stores (${memoryRow?.runtime ?? 'Node 24'}, the same standalone server)`,
-    '',
-    "Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit.",
-    '',
-    ...storeTable,
-    '',
+    ...(storeRows.length === 0
+      ? []
+      : [
+          `## Stores (${memoryRow?.runtime ?? 'Node 24'}, the same standalone server)`,
+          '',
+          "Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process row runs on both cores (`PLANT_STORE_WORKERS=2`), which it shares with wrk on this machine; its peak RSS is the primary's.",
+          '',
+          ...storeTable,
+          '',
+        ]),
     '## Core, without HTTP (tinybench, Node 20)',
     '',
     ...microTable,
