@@ -17,12 +17,25 @@ export class FetchPlantRequest implements PlantRequest {
   #discarding: Promise<void> | undefined;
   /** Whether readBody took the body: not every runtime's `bodyUsed` says so. */
   #read = false;
+  readonly #deadline: AbortSignal | undefined;
+  #timedOut = false;
 
-  constructor(request: Request, draining = false) {
+  /**
+   * @param deadline Aborted once the request may no longer be received (a
+   *   launcher's request timeout): a body read in progress or still to come
+   *   ends, {@link timedOut} turns true, and a background drop stops.
+   */
+  constructor(request: Request, draining = false, deadline?: AbortSignal) {
     this.#request = request;
     this.method = request.method;
     this.url = pathAndQuery(request.url);
     this.draining = draining;
+    this.#deadline = deadline;
+  }
+
+  /** Whether reading the body was cut by the deadline: the answer is then 408 (1402), not the core's. */
+  get timedOut(): boolean {
+    return this.#timedOut;
   }
 
   header(name: string): string | undefined {
@@ -33,13 +46,29 @@ export class FetchPlantRequest implements PlantRequest {
     const request = this.#request;
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBytes) return TOO_LARGE;
+    const deadline = this.#deadline;
+    if (deadline?.aborted === true) {
+      this.#timedOut = true;
+      return ABORTED;
+    }
     // A declared length within the limit is enforced by the runtime's HTTP
     // parser, so the whole body can be taken in one call, the fast way, and
     // without `request.body`, whose stream some runtimes only build on access.
     if (declared !== null) {
       this.#read = true;
       try {
-        return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
+        const whole = request.arrayBuffer();
+        if (deadline === undefined) return { ok: true, bytes: new Uint8Array(await whole) };
+        const cut = new Promise<undefined>((resolve) => deadline.addEventListener('abort', () => resolve(undefined), { once: true }));
+        const buffer = await Promise.race([whole, cut]);
+        if (buffer === undefined) {
+          // The runtime keeps reading into the abandoned buffer until the
+          // connection closes, which the 408's `Connection: close` does.
+          whole.catch(() => {});
+          this.#timedOut = true;
+          return ABORTED;
+        }
+        return { ok: true, bytes: new Uint8Array(buffer) };
       } catch {
         return ABORTED;
       }
@@ -48,11 +77,17 @@ export class FetchPlantRequest implements PlantRequest {
     const body = request.body;
     if (body === null) return EMPTY;
     const reader = (this.#reader = body.getReader());
+    const onAbort = () => {
+      this.#timedOut = true;
+      reader.cancel().catch(() => {});
+    };
+    deadline?.addEventListener('abort', onAbort, { once: true });
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
+        if (this.#timedOut) return ABORTED;
         if (done) break;
         size += value.byteLength;
         // Stop keeping bytes at the limit; `discardUnread` drops the rest.
@@ -61,6 +96,8 @@ export class FetchPlantRequest implements PlantRequest {
       }
     } catch {
       return ABORTED;
+    } finally {
+      deadline?.removeEventListener('abort', onAbort);
     }
     this.#reader = undefined;
     if (chunks.length === 1) return { ok: true, bytes: chunks[0]! };
@@ -89,7 +126,11 @@ export class FetchPlantRequest implements PlantRequest {
       reader = body.getReader();
     }
     this.#reader = undefined;
-    this.#discarding = drop(reader);
+    if (this.#timedOut) {
+      reader.cancel().catch(() => {});
+      return;
+    }
+    this.#discarding = drop(reader, this.#deadline);
   }
 
   /** The background drop started by {@link discardUnread}, if any, for a Worker's `waitUntil`. */
@@ -98,8 +139,11 @@ export class FetchPlantRequest implements PlantRequest {
   }
 }
 
-async function drop(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: AbortSignal | undefined): Promise<void> {
+  const stop = () => void reader.cancel().catch(() => {});
+  deadline?.addEventListener('abort', stop, { once: true });
   try {
+    if (deadline?.aborted === true) return stop();
     for (let dropped = 0; dropped <= DISCARD_LIMIT;) {
       const { done, value } = await reader.read();
       if (done) return;
@@ -108,6 +152,8 @@ async function drop(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<vo
     await reader.cancel();
   } catch {
     // The client went away: nothing is left to drop.
+  } finally {
+    deadline?.removeEventListener('abort', stop);
   }
 }
 

@@ -17,6 +17,13 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * `http.createServer`, or under a path in Express (`app.use('/api', handler)`
  * serves `/api/plants`, since Express strips its mount path from `req.url`).
  *
+ * `Expect: 100-continue`: Node answers `100 Continue` by itself before any
+ * listener runs, so a client is invited to upload before its credentials are
+ * checked. To send 100 only once the request is authenticated and its declared
+ * size accepted, also give the handler Node's `checkContinue` event, as
+ * `serve()` of `@plant-store/server` does:
+ * `server.on('checkContinue', handler)`.
+ *
  * @example
  * import { createServer } from 'node:http';
  * const handler = createNodeHandler({
@@ -28,7 +35,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   const handle = createPlantHandler(options);
   return function plantStoreNodeHandler(req, res, next) {
-    handle(new NodePlantRequest(req))
+    handle(new NodePlantRequest(req, res))
       .then((response) => {
         if (response.unmatched === true && next !== undefined) next();
         else writeResponse(req, res, response);

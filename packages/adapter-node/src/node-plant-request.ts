@@ -1,12 +1,21 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyResult, PlantRequest } from '@plant-store/core';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 
+/** Node's own flags on a response to a request with `Expect: 100-continue` (Node 20 to 24). */
+type ContinueFlags = { _expect_continue?: boolean; _sent100?: boolean };
+
 /**
  * A Node `IncomingMessage` seen as the core's plain {@link PlantRequest}.
  * One small object per request; the body is read only when the core asks.
+ *
+ * Given the `ServerResponse` too, it sends `100 Continue` to a request that
+ * expects it when, and only when, the core starts reading the body: after the
+ * request was routed and authenticated and its declared length accepted.
+ * That takes effect where Node does not send 100 by itself, that is where the
+ * server handles `checkContinue` (as the standalone server does).
  */
 export class NodePlantRequest implements PlantRequest {
   readonly method: string;
@@ -14,9 +23,11 @@ export class NodePlantRequest implements PlantRequest {
   readonly mountPath: string | undefined;
   readonly draining: boolean;
   readonly #req: IncomingMessage;
+  readonly #res: ServerResponse | undefined;
 
-  constructor(req: IncomingMessage) {
+  constructor(req: IncomingMessage, res?: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     this.method = req.method ?? '';
     this.url = req.url ?? '';
     // Express strips its mount path from `url` and keeps it here.
@@ -42,6 +53,7 @@ export class NodePlantRequest implements PlantRequest {
     const req = this.#req;
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    if (this.#res !== undefined) sendContinue(this.#res);
     // The common case: the whole body came with the head and sits in the
     // stream's buffer; take it at once, without listeners or another turn.
     if (req.complete && !req.readableFlowing) return Promise.resolve(readBuffered(req, maxBytes));
@@ -83,6 +95,18 @@ export class NodePlantRequest implements PlantRequest {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * Tells a client that waits for it (`Expect: 100-continue`, HTTP/1.1, as Node
+ * flags it) to send the body, unless Node or an earlier call already did, or
+ * an answer has begun. A client that sent its body without waiting gets the
+ * 100 as well: harmless (RFC 9110 §15.2), and it keeps the connection open,
+ * which Node closes after a final answer to a request still owed a 100.
+ */
+function sendContinue(res: ServerResponse): void {
+  const flags = res as ServerResponse & ContinueFlags;
+  if (flags._expect_continue === true && flags._sent100 !== true && !res.headersSent && !res.destroyed) res.writeContinue();
+}
 
 function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {
   if (req.readableLength > maxBytes) {

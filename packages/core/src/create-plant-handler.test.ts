@@ -238,6 +238,20 @@ describe('createPlantHandler order of checks and failures', () => {
     expect((await handle(request({ url: '/api/plants', headers: validHeaders, body: '{"id":1,"name":"n"}' }))).status).toBe(200);
   });
 
+  it('routes absolute-form targets and dot segments by their normalised path, on every adapter alike', async () => {
+    const { handle, store } = setup({ basePath: '/v1' });
+    const targets = ['http://example.com/v1/plants', '/v1/./plants', '/x/../v1/plants', '/v1/%2e/plants', '/v1/%2E%2e/v1/plants?q=1'];
+    for (const [i, url] of targets.entries()) {
+      const response = await handle(request({ url, headers: validHeaders, body: `{"id":${i},"name":"n"}` }));
+      expect(response.status, url).toBe(200);
+    }
+    expect(store.plants.size).toBe(targets.length);
+    expect((await handle(request({ method: 'GET', url: 'http://example.com/v1/openapi.json' }))).status).toBe(200);
+    for (const url of ['/v1/plants/.', '/v1/%70lants', '/v1/plants/x/..', 'http://example.com/plants']) {
+      expect((await handle(request({ url, headers: validHeaders, body: '{"id":99,"name":"n"}' }))).unmatched, url).toBe(true);
+    }
+  });
+
   it('refuses invalid options at construction', () => {
     const store = mapStore();
     const authenticate = staticTokens([TOKEN]);

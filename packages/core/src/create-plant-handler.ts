@@ -8,6 +8,7 @@ import { logError } from './log-error.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import type { PlantStore } from './plant-store.ts';
+import { routePath } from './route-path.ts';
 
 /** Where an unexpected error was caught, for logs. */
 export interface ErrorContext {
@@ -131,7 +132,8 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   }
 
   return function handlePlantRequest(request) {
-    const path = pathOf(request.url);
+    // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
+    const path = routePath(request.url);
     if (path !== plantsPath && path !== documentPath) return Promise.resolve(NOT_FOUND);
     if (request.draining === true) return Promise.resolve(SHUTTING_DOWN);
     if (path === documentPath) return Promise.resolve(request.method === 'GET' ? documentResponse(request) : GET_ONLY);
@@ -142,11 +144,6 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
       return INTERNAL;
     });
   };
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
 }
 
 function normaliseBasePath(basePath: string): string {

@@ -47,7 +47,11 @@ export const errorTable = {
   'method-not-allowed': { status: 405, code: 1201, when: 'method not allowed on this route' },
   conflict: { status: 409, code: 1300, when: 'a plant with this id exists with different content' },
   'body-too-large': { status: 413, code: 1400, when: 'body larger than the limit' },
-  'request-timeout': { status: 408, code: 1402, when: 'the request was not received in time (standalone Node server)' },
+  'request-timeout': {
+    status: 408,
+    code: 1402,
+    when: 'the request was not received in time (standalone servers: Node, and the request deadline on Bun and Deno)',
+  },
   'headers-too-large': { status: 431, code: 1403, when: 'the request headers are too large (standalone Node server)' },
   'unsupported-media-type': { status: 415, code: 1401, when: 'Content-Type is not JSON' },
   internal: { status: 500, code: 1500, when: 'unexpected internal error' },

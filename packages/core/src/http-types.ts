@@ -8,7 +8,11 @@ export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { r
 export interface PlantRequest {
   /** The method as sent, e.g. `POST`. */
   readonly method: string;
-  /** The request target as sent: path plus optional query, e.g. `/plants?x=1`. */
+  /**
+   * The request target as sent: path plus optional query, e.g. `/plants?x=1`,
+   * or absolute-form (`http://host/plants`). The handler routes by its path,
+   * normalised as docs/contract.md ("Surface") says.
+   */
   readonly url: string;
   /**
    * Where a host framework mounted the handler, already stripped from `url`

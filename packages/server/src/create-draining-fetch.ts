@@ -65,3 +65,69 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
     },
   };
 }
+
+/** Options of {@link withRequestDeadline}. */
+export interface RequestDeadlineOptions {
+  /** Most time from the handler's call to the whole body received. Default 30 s, as on Node. */
+  readonly timeoutMs?: number;
+  /** How often the deadlines are checked. Default 500 ms, as on Node. */
+  readonly checkEveryMs?: number;
+}
+
+interface Pending {
+  readonly expires: number;
+  readonly controller: AbortController;
+}
+
+/**
+ * Gives a Fetch launcher (Bun, Deno) what the standalone Node server's
+ * `requestTimeout` does: a body still arriving `timeoutMs` after the request
+ * reached the handler is cut and answered 408 (1402) with `Connection: close`
+ * (through the context's `deadline`), and the body of an answer that was sent
+ * without reading it is dropped for no longer than that either.
+ *
+ * An answer that closes the connection (the client asked with `Connection:
+ * close`, or the server drains) waits until its unread body is dropped:
+ * Bun closes a connection at once after such an answer, and the bytes still
+ * arriving would make the kernel reset it under the answer.
+ */
+export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): FetchHandler {
+  const { timeoutMs = 30_000, checkEveryMs = 500 } = options;
+  const pending = new Set<Pending>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const check = () => {
+    const now = performance.now();
+    for (const entry of pending) {
+      if (entry.expires > now) continue;
+      pending.delete(entry);
+      entry.controller.abort();
+    }
+    if (pending.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return async (request, context) => {
+    const controller = new AbortController();
+    const entry: Pending = { expires: performance.now() + timeoutMs, controller };
+    pending.add(entry);
+    timer ??= setInterval(check, checkEveryMs);
+    let discarding: Promise<unknown> | undefined;
+    const waitUntil = (promise: Promise<unknown>) => {
+      discarding = promise;
+      context?.waitUntil?.(promise);
+    };
+    try {
+      const response = await handler(request, { ...context, deadline: controller.signal, waitUntil });
+      if (discarding !== undefined && (closes(request.headers.get('connection')) || closes(response.headers.get('connection')))) await discarding;
+      return response;
+    } finally {
+      if (discarding === undefined) pending.delete(entry);
+      else void discarding.finally(() => pending.delete(entry));
+    }
+  };
+}
+
+function closes(connection: string | null): boolean {
+  return connection !== null && /(?:^|,)\s*close\s*(?:,|$)/i.test(connection);
+}

@@ -1,13 +1,13 @@
 import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
 import type { PlantHandlerOptions } from '@plant-store/core';
-import { createMemoryStore } from '@plant-store/store-memory';
 import { accessLogLine } from './access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 
 /**
- * What a standalone server serves, given its configuration: by default the
- * configured store and tokens. Test fixtures pass their own (a failing store,
- * a throwing verifier) to run the production launcher with a fault.
+ * What a standalone server serves, given its configuration: the launchers'
+ * own build opens the configured store with the configured tokens; test
+ * fixtures pass theirs (a failing store, a throwing verifier) to run the
+ * production launcher with a fault.
  */
 export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => ServedOptions;
 
@@ -20,20 +20,19 @@ export interface Standalone {
   readonly fetch: FetchHandler;
 }
 
-const defaultBuild: BuildOptions = (config) => ({ store: createMemoryStore(), authenticate: config.authenticate });
-
 /**
  * Builds what every standalone Fetch runtime (Bun, Deno, workerd) serves: the
  * same configuration from the same variables, the same handler, the same
  * access-log lines as the Node server.
  *
  * @param log Receives one access-log line per request.
+ * @param build What to serve, given the settings.
  * @param config The settings, when the caller has read them already.
  */
 export function createStandalone(
   env: StandaloneEnv,
   log: (line: string) => void,
-  build: BuildOptions = defaultBuild,
+  build: BuildOptions,
   config: StandaloneConfig = readStandaloneConfig(env),
 ): Standalone {
   const handler = createFetchHandler(build(config, env));

@@ -1,4 +1,4 @@
-import { staticTokens } from '@plant-store/core';
+import { staticTokens, type PlantStore } from '@plant-store/core';
 import { parseResponses, rawExchange, send } from '@plant-store/testing';
 import { createMemoryStore, type MemoryStore } from '@plant-store/store-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,21 @@ describe('malformed HTTP', () => {
     expect(answers.map((answer) => `${answer.status} ${answer.body}`)).toEqual(['200 {"name":"a"}', '200 {"name":"b"}', '200 {"name":"c"}']);
   });
 
+  it('answers two pipelined creates 200, in order, before refusing garbage sent in the same write (400, 1005) and closing', async () => {
+    const creates = [50, 51].map((id) => {
+      const body = `{"id":${id},"name":"p${id}"}`;
+      return `${HEAD}Content-Length: ${body.length}\r\n\r\n${body}`;
+    });
+    const result = await rawExchange(running.url, [`${creates.join('')}GARBAGE / HTTP/1.1\r\n\r\n`], 3_000);
+    const answers = parseResponses(result.received);
+    expect(answers.map((answer) => `${answer.status} ${answer.body}`)).toEqual(['200 {"name":"p50"}', '200 {"name":"p51"}', expect.stringMatching(/^400 /)]);
+    expect(JSON.parse(answers[2]!.body)).toMatchObject({ error: 1005 });
+    expect(answers[2]!.headers['connection']).toBe('close');
+    expect(result.closed).toBe(true);
+    expect(await store.get(50n)).toEqual({ name: 'p50' });
+    expect(await store.get(51n)).toEqual({ name: 'p51' });
+  });
+
   it('keeps serving after 200 uploads aborted mid-body, and leaks no connection', async () => {
     const body = '{"id":30,"name":"never finished"}';
     await Promise.all(
@@ -90,5 +105,71 @@ describe('malformed HTTP', () => {
       1_000,
     );
     expect(parseResponses(result.received).map((answer) => answer.status)).toEqual([401]);
+  });
+});
+
+describe('malformed HTTP behind creates still in flight', () => {
+  // A store that answers 100 ms late, so the creates are still unanswered when the garbage is read.
+  const slowStore = (store: MemoryStore): PlantStore => ({
+    insertIfAbsent: (id, plant) => new Promise((resolve) => setTimeout(() => resolve(store.insertIfAbsent(id, plant)), 100)),
+    get: (id) => store.get(id),
+  });
+  let running: RunningServer;
+  let store: MemoryStore;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    store = createMemoryStore();
+    running = await serve({
+      store: slowStore(store),
+      authenticate: staticTokens(['t']),
+      port: 0,
+      accessLog: (line) => lines.push(line),
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 1_500,
+    });
+  });
+  afterAll(() => running.close());
+
+  const create = (id: number) => {
+    const body = `{"id":${id},"name":"p${id}"}`;
+    return `${HEAD}Content-Length: ${body.length}\r\n\r\n${body}`;
+  };
+
+  it('answers every stored create 200, in order, before the refusal, whatever follows them', async () => {
+    const tails = ['GARBAGE\r\n\r\n', `${HEAD}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n`, `${HEAD}Transfer-Encoding: chunked\r\n\r\nzz\r\n`];
+    for (const [i, tail] of tails.entries()) {
+      const ids = [100 + 10 * i, 101 + 10 * i, 102 + 10 * i];
+      const result = await rawExchange(running.url, [ids.map(create).join('') + tail], 3_000);
+      const answers = parseResponses(result.received);
+      expect(
+        answers.map((answer) => answer.status),
+        tail,
+      ).toEqual([200, 200, 200, 400]);
+      expect(answers.slice(0, 3).map((answer) => answer.body)).toEqual(ids.map((id) => `{"name":"p${id}"}`));
+      expect(JSON.parse(answers[3]!.body)).toMatchObject({ error: 1005 });
+      expect(result.closed).toBe(true);
+      for (const id of ids) expect(await store.get(BigInt(id))).toEqual({ name: `p${id}` });
+    }
+  });
+
+  it('answers a create in flight before the 408 of a request that stops half-way', async () => {
+    const result = await rawExchange(running.url, [`${create(130)}${HEAD}Content-Length: 20\r\n\r\n{"id":`], 5_000);
+    expect(parseResponses(result.received).map((answer) => answer.status)).toEqual([200, 408]);
+    expect(result.closed).toBe(true);
+  });
+
+  it('writes an access-log line for each refusal: the request when its head was read, else "- -"', async () => {
+    lines.length = 0;
+    await rawExchange(running.url, ['GARBAGE\r\n\r\n'], 2_000);
+    await rawExchange(running.url, [`${HEAD}X-Padding: ${'a'.repeat(64 << 10)}\r\n\r\n`], 2_000);
+    await rawExchange(running.url, ['POST /plants?token=secret HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 20\r\n\r\n{'], 5_000);
+    await rawExchange(running.url, ['POST /pla'], 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines).toEqual([
+      expect.stringMatching(/^- - 400 \d+\.\dms$/),
+      expect.stringMatching(/^- - 431 \d+\.\dms$/),
+      expect.stringMatching(/^POST \/plants 408 \d+\.\dms$/),
+      expect.stringMatching(/^- - 408 \d+\.\dms$/),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { batchLines } from './access-log.ts';
-import { createDrainingFetch } from './create-draining-fetch.ts';
+import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
@@ -12,8 +12,19 @@ interface BunServer {
 }
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): BunServer;
+  serve(options: { hostname: string; port: number; idleTimeout: number; fetch: (request: Request) => Promise<Response> }): BunServer;
 };
+
+/** The whole request, as on Node: a body not in by then is answered 408 (1402). */
+const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Bun's own cut of a request whose bytes stop coming, in seconds (default 10,
+ * which cut genuine uploads mid-way: Bun counts it from the head, not from the
+ * last byte). Past the request timeout, so that a slow body hears its 408
+ * rather than a silent close. Bun closes connections that are idle between
+ * requests, or still sending the head, after about 10 s whatever this says.
+ */
+const IDLE_TIMEOUT_S = 35;
 
 /**
  * Serves Plant Store standalone on Bun (`pnpm start:bun`, or `runBun()` from
@@ -36,7 +47,8 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       config,
     );
     const draining = createDrainingFetch(fetch);
-    const server = Bun.serve({ hostname: config.host, port: config.port, fetch: (request) => draining.fetch(request) });
+    const guarded = withRequestDeadline(draining.fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
+    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, fetch: (request) => guarded(request) });
     console.log(startupLines(config, server.url.origin, served.store).join('\n'));
     const stop = draining.stopper(
       () => server.stop().then(() => served.close()),

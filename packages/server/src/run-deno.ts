@@ -1,5 +1,5 @@
 import { batchLines } from './access-log.ts';
-import { createDrainingFetch } from './create-draining-fetch.ts';
+import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
@@ -11,10 +11,18 @@ declare const Deno: {
   serve(
     options: { hostname: string; port: number; onListen(address: { hostname: string; port: number }): void },
     handler: (request: Request) => Promise<Response>,
-  ): { shutdown(): Promise<void>; finished: Promise<void> };
+  ): DenoServer;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
   exit(code: number): never;
 };
+
+interface DenoServer {
+  shutdown(): Promise<void>;
+  readonly finished: Promise<void>;
+}
+
+/** How long a failed accept loop waits before listening again. */
+const RESTART_DELAY_MS = 250;
 
 /** The only variables read; Deno runs with `--allow-env` for exactly these. */
 const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG', 'PLANT_STORE_DATABASE_URL'] as const;
@@ -46,19 +54,49 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
       config,
     );
     const draining = createDrainingFetch(fetch);
-    const server = Deno.serve(
-      {
-        hostname: config.host,
-        port: config.port,
-        onListen: ({ hostname, port }) => {
-          const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
-          console.log(startupLines(config, url, served.store).join('\n'));
+    const guarded = withRequestDeadline(draining.fetch);
+    let stopping = false;
+    let port = config.port;
+    // Deno's accept loop ends when accepting fails (EMFILE once every
+    // descriptor is taken), rejecting `finished`, which would end the
+    // process. It is started again instead, on the same port, once
+    // descriptors may have been freed; connections already open live on.
+    const start = (first: boolean): DenoServer => {
+      const server = Deno.serve(
+        {
+          hostname: config.host,
+          port,
+          onListen: ({ hostname, port: bound }) => {
+            port = bound;
+            if (!first) return;
+            const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}`;
+            console.log(startupLines(config, url, served.store).join('\n'));
+          },
         },
-      },
-      (request) => draining.fetch(request),
-    );
+        (request) => guarded(request),
+      );
+      server.finished.catch((error: unknown) => {
+        if (stopping) return;
+        console.error(`plant-store: Deno.serve stopped accepting (${error instanceof Error ? error.message : String(error)}); listening again`);
+        setTimeout(() => restart(), RESTART_DELAY_MS);
+      });
+      return server;
+    };
+    const restart = () => {
+      if (stopping) return;
+      try {
+        current = start(false);
+      } catch (error) {
+        console.error(`plant-store: cannot listen again yet (${error instanceof Error ? error.message : String(error)})`);
+        setTimeout(restart, RESTART_DELAY_MS);
+      }
+    };
+    let current = start(true);
     const stop = draining.stopper(
-      () => server.shutdown().then(() => served.close()),
+      () => {
+        stopping = true;
+        return current.shutdown().then(() => served.close());
+      },
       () => Deno.exit(0),
     );
     Deno.addSignalListener('SIGINT', stop);

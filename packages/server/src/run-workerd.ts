@@ -8,6 +8,27 @@ import { startupLines } from './startup-lines.ts';
 /** Where `runWorkerd` keeps its D1 database unless `PLANT_STORE_D1_DIR` says otherwise, under the working directory. */
 export const DEFAULT_D1_DIR = '.plant-store/d1';
 
+const COMPATIBILITY_DATE = '2026-07-01';
+
+/**
+ * The Worker on the served socket. workerd's HTTP server takes a request with
+ * both `Content-Length` and `Transfer-Encoding` as chunked and keeps the
+ * connection open, so a request hidden after the chunked end would run next
+ * (RFC 9112 §6.1: the connection must be closed). Throwing makes workerd
+ * answer its own 500 with `Connection: close` and close the connection, so
+ * nothing behind that request runs. Everything else goes to the Worker as it
+ * came.
+ */
+const GUARD_WORKER = `export default {
+  fetch(request, env) {
+    if (request.headers.has('transfer-encoding') && request.headers.has('content-length')) {
+      throw new Error('plant-store: refused a request with both Content-Length and Transfer-Encoding and closed its connection');
+    }
+    return env.PLANT_STORE.fetch(request);
+  },
+};
+`;
+
 const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and lost when workerd stops; unset PLANT_STORE_DATABASE_URL to keep them in D1';
 
 /**
@@ -20,6 +41,17 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * survive restarts; `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
  * isolate's memory instead, and asking for SQLite or PostgreSQL stops the
  * start. SIGINT/SIGTERM stop workerd and exit 0.
+ *
+ * HOST:PORT is a socket of workerd's own HTTP server, as a self-hosted
+ * `workerd serve` config would have it, bound to a small guard Worker
+ * (`GUARD_WORKER`) that hands every request to the Worker through a service
+ * binding. miniflare's entry Worker (its development router: it serves
+ * `/cdn-cgi/…`, obeys `MF-…` headers, rewrites `Accept-Encoding` and
+ * compresses answers) only listens on a free loopback port that nothing
+ * announces. miniflare still makes the socket read an `MF-CF-Blob` header as
+ * the request's `cf` object (not JSON: workerd's 500). If workerd dies (it
+ * exits when it runs out of file descriptors), miniflare starts it again on
+ * the same port and a line says so; plants in D1 are still there.
  */
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   const config = readStandaloneConfig(process.env);
@@ -27,18 +59,38 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
-    modules: true,
-    scriptPath,
-    compatibilityDate: '2026-07-01',
-    host: config.host,
-    port: config.port,
-    bindings: {
-      ...bindings,
-      PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
-      PLANT_STORE_ACCESS_LOG: config.accessLog ? 'on' : 'off',
-    },
-    // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
-    ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' }, d1Persist: d1Dir }),
+    // miniflare's entry socket, with its router Worker in front: loopback only, a free port, unused.
+    host: '127.0.0.1',
+    port: 0,
+    ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
+    unsafeHandleRuntimeRestart: () =>
+      console.error(
+        `plant-store: workerd stopped unexpectedly and was started again on the same port; ${d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept'}`,
+      ),
+    workers: [
+      {
+        // The served socket: workerd's HTTP server, straight to the guard, which hands requests to the Worker.
+        name: 'plant-store-guard',
+        modules: true,
+        script: GUARD_WORKER,
+        compatibilityDate: COMPATIBILITY_DATE,
+        serviceBindings: { PLANT_STORE: 'plant-store' },
+        unsafeDirectSockets: [{ host: config.host, port: config.port }],
+      },
+      {
+        name: 'plant-store',
+        modules: true,
+        scriptPath,
+        compatibilityDate: COMPATIBILITY_DATE,
+        bindings: {
+          ...bindings,
+          PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
+          PLANT_STORE_ACCESS_LOG: config.accessLog ? 'on' : 'off',
+        },
+        // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
+        ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
+      },
+    ],
   });
   // miniflare's own signal hooks exit with 130/143 at once; ours give requests
   // in flight a moment, then exit 0, and miniflare's exit hook stops workerd.
@@ -47,7 +99,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     for (const listener of process.listeners(signal)) if (!before.has(listener)) process.removeListener(signal, listener);
     process.once(signal, () => setTimeout(() => process.exit(0), SHUTDOWN_TIMINGS.graceMs));
   }
-  const url = await miniflare.ready;
+  await miniflare.ready;
+  const url = await miniflare.unsafeGetDirectURL('plant-store-guard');
   const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
   console.log(startupLines(config, url.origin, store).join('\n'));
 }

@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFORMANCE_TOKEN, parseResponses, rawExchange, type RawStep } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtime, spawnListening, spawnServer, type SpawnedServer } from './runtimes.ts';
+
+// The Bun and Deno standalone servers against clients that HTTP libraries
+// would not be: oversized bodies on closing connections, slow uploads,
+// bodies that stop, and a flood of idle connections. Raw sockets throughout.
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const head = (length: number, extra = '') =>
+  `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CONFORMANCE_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+const TOO_LARGE = '{"error":1400,"message":"body: larger than the limit of 1048576 bytes"}';
+const TIMED_OUT = '{"error":1402,"message":"the request was not received in time"}';
+
+/** Bytes for a body of `size`, as 64 KiB steps. */
+function filler(size: number): RawStep[] {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  const steps: RawStep[] = [];
+  for (let left = size; left > 0; left -= chunk.byteLength) steps.push(chunk.subarray(0, Math.min(left, chunk.byteLength)));
+  return steps;
+}
+
+/** A JSON body of `size` bytes sent over `seconds`, a piece every second. */
+function trickled(id: number, seconds: number): { length: number; steps: RawStep[] } {
+  const body = JSON.stringify({ id, name: 'x'.repeat(seconds * 4) });
+  const per = Math.ceil(body.length / seconds);
+  const steps: RawStep[] = [];
+  for (let at = 0; at < body.length; at += per) steps.push({ pauseMs: 1000 }, body.slice(at, at + per));
+  return { length: body.length, steps };
+}
+
+describe.each(['Bun', 'Deno'])('%s standalone server', (name) => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(runtime(name), 'working');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each([4_000_000, 20_000_000])('answers a declared %i-byte body on a closing connection with the 413, not a reset', async (size) => {
+    // Bun closes at once after answering a `Connection: close` request, and
+    // body bytes still arriving then reset the connection under the 413.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const result = await rawExchange(server.baseUrl, [head(size, 'Connection: close\r\n'), ...filler(size)], 8_000);
+      const [response] = parseResponses(result.received);
+      expect({ attempt, status: response?.status, body: response?.body }).toEqual({ attempt, status: 413, body: TOO_LARGE });
+      expect(result.closed).toBe(true);
+    }
+  });
+
+  it('answers a declared oversized body on a kept-alive connection with the 413', async () => {
+    const size = 4_000_000;
+    const result = await rawExchange(server.baseUrl, [head(size), ...filler(size), { pauseMs: 300 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'], 3_000);
+    const responses = parseResponses(result.received);
+    expect(responses[0]?.body).toBe(TOO_LARGE);
+    // Bun keeps the connection and answers the next request; Deno closes it after the 413.
+    if (name === 'Bun') expect(responses.map((response) => response.status)).toEqual([413, 200]);
+    else expect(result.closed).toBe(true);
+  });
+
+  it('does not cut an upload that keeps sending for 12 s, within the 30 s request deadline', { timeout: 20_000 }, async () => {
+    const { length, steps } = trickled(7001, 12);
+    const result = await rawExchange(server.baseUrl, [head(length), ...steps], 16_000);
+    const [response] = parseResponses(result.received);
+    expect({ status: response?.status, body: response?.body }).toEqual({ status: 200, body: `{"name":"${'x'.repeat(48)}"}` });
+  });
+});
+
+describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s here, 30 s in production)', (name) => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    const binary = runtime(name).binary;
+    const script = join(here, 'hardening-deadline-server.ts');
+    const args = name === 'Bun' ? [script] : ['run', '--allow-net', '--allow-env=HARDENING_DEADLINE_MS,PLANT_STORE_TOKENS', '--allow-read', script];
+    server = await spawnListening(`${name} (deadline)`, binary, args, { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, HARDENING_DEADLINE_MS: '2000' }, here);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers a body still arriving at the deadline with 408 (1402) and closes', async () => {
+    const { length, steps } = trickled(7002, 6);
+    const result = await rawExchange(server.baseUrl, [head(length), ...steps], 8_000);
+    const [response] = parseResponses(result.received);
+    expect({ status: response?.status, connection: response?.headers['connection'], body: response?.body }).toEqual({
+      status: 408,
+      connection: 'close',
+      body: TIMED_OUT,
+    });
+    // Bun closes at once; Deno only once the client stops sending (6 s here), and never cuts it itself.
+    expect(result.closed).toBe(true);
+    if (name === 'Bun') expect(result.elapsedMs).toBeLessThan(4_000);
+  });
+
+  it('answers a chunked body that stops with 408 (1402)', async () => {
+    const chunkedHead = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CONFORMANCE_TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const result = await rawExchange(server.baseUrl, [chunkedHead, '5\r\n{"id"\r\n'], 6_000);
+    const [response] = parseResponses(result.received);
+    expect({ status: response?.status, body: response?.body }).toEqual({ status: 408, body: TIMED_OUT });
+  });
+
+  it('leaves a complete request alone', async () => {
+    const body = '{"id":7003,"name":"quick"}';
+    const result = await rawExchange(server.baseUrl, [head(body.length) + body, { pauseMs: 2_500 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'], 4_000);
+    expect(parseResponses(result.received).map((response) => response.status)).toEqual([200, 200]);
+  });
+});
+
+describe('Deno when descriptors run out', () => {
+  it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
+    const deno = runtime('Deno');
+    const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
+    // The same production command, under a 256-descriptor limit so that a few hundred connections exhaust it.
+    const server = await spawnListening(
+      'Deno (256 descriptors)',
+      'prlimit',
+      ['--nofile=256:256', deno.binary, ...deno.production],
+      { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
+      data,
+    );
+    const { port } = new URL(server.baseUrl);
+    const sockets = Array.from({ length: 400 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(server.child.exitCode).toBeNull();
+      for (const socket of sockets) socket.destroy();
+      // Accepting again takes a moment after the descriptors are freed.
+      let status = 0;
+      for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const result = await rawExchange(server.baseUrl, ['GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
+        status = parseResponses(result.received)[0]?.status ?? 0;
+      }
+      expect(status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await server.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+
+// The standalone workerd server, spoken to over raw sockets: what its HTTP
+// server does with framing other runtimes refuse, and that it keeps serving,
+// and keeps its plants, when workerd itself goes down.
+
+const linux = existsSync('/proc/self/stat');
+/** util-linux's `prlimit`, to lower workerd's file descriptor limit, where there is one. */
+const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
+
+const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-workerd-'));
+let server: SpawnedServer;
+beforeAll(async () => {
+  server = await spawnServer(runtime('workerd'), 'working', {}, data);
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(data, { recursive: true, force: true });
+});
+
+const AUTH = `Authorization: Bearer ${CONFORMANCE_TOKEN}\r\n`;
+let nextId = 7_000_000;
+const plant = (id: number, name = 'plant') => `{"id":${id},"name":"${name}"}`;
+/** A complete create, as bytes. */
+const create = (id: number, name = 'plant', extra = '') =>
+  `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\n${extra}Content-Length: ${plant(id, name).length}\r\n\r\n${plant(id, name)}`;
+
+/** Creates `id` on a connection of its own and answers the status and body, or 0 and why none came. */
+async function createOnce(id: number, name = 'plant'): Promise<[number, string]> {
+  const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+  return send(server.baseUrl, { path: '/plants', headers, body: plant(id, name) }).then(
+    (response) => [response.status, response.body],
+    (error: unknown) => [0, String(error)],
+  );
+}
+
+/** Bytes that workerd answers itself, with its plain-text 500, before the Plant Store Worker sees them. */
+const REFUSED_BY_WORKERD: Record<string, string> = {
+  'two Content-Length headers': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello`,
+  'two different Content-Length headers': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!`,
+  'Content-Length: +5': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: +5\r\n\r\nhello`,
+  'Content-Length: 0x10': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 0x10\r\n\r\nhello`,
+  'Transfer-Encoding: gzip': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: gzip\r\n\r\nhello`,
+  'Transfer-Encoding: xchunked': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
+  'Transfer-Encoding: chunked, identity': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: chunked, identity\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
+  'two Host headers': `GET /openapi.json HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`,
+  'an absolute-form target': `GET http://other.example/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n`,
+  // miniflare makes every socket it opens read this header as the request's `cf` object.
+  'an MF-CF-Blob header that is not JSON': `GET /openapi.json HTTP/1.1\r\nHost: x\r\nMF-CF-Blob: {bad\r\n\r\n`,
+};
+
+describe('the standalone workerd server over raw sockets', () => {
+  it("serves workerd's socket through the guard only: no miniflare entry Worker compressing answers, serving /cdn-cgi or obeying MF- headers", async () => {
+    const { received } = await rawExchange(
+      server.baseUrl,
+      [
+        create(++nextId, 'plant', 'Accept-Encoding: gzip, br\r\n'),
+        'GET /cdn-cgi/handler/scheduled HTTP/1.1\r\nHost: localhost\r\n\r\n',
+        'GET /openapi.jsonx HTTP/1.1\r\nHost: x\r\nMF-Original-URL: http://x/openapi.json\r\nMF-Route-Override: none\r\n\r\n',
+      ],
+      1_500,
+    );
+    const responses = parseResponses(received);
+    expect(responses.map(({ status, body }) => [status, body])).toEqual([
+      [200, '{"name":"plant"}'],
+      [404, '{"error":1200,"message":"no such route"}'],
+      [404, '{"error":1200,"message":"no such route"}'],
+    ]);
+    expect(responses[0]!.headers['content-encoding']).toBeUndefined();
+  });
+
+  it.each(['Content-Length first', 'Transfer-Encoding first'])(
+    "refuses Content-Length with Transfer-Encoding (%s) with workerd's own 500 and closes the connection: the create hidden behind it never runs",
+    async (order) => {
+      const id = ++nextId;
+      const framing =
+        order === 'Content-Length first' ? 'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n' : 'Transfer-Encoding: chunked\r\nContent-Length: 5\r\n';
+      const smuggling = `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\n${framing}\r\n0\r\n\r\n${create(id, 'smuggled')}`;
+      const result = await rawExchange(server.baseUrl, [smuggling], 5_000);
+      expect(result.closed).toBe(true);
+      expect(result.received).toBe('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 21\r\n\r\nInternal Server Error');
+      // Not stored: another name for the same id is a first create, not a conflict.
+      expect(await createOnce(id, 'honest')).toEqual([200, '{"name":"honest"}']);
+    },
+  );
+
+  it.each(Object.keys(REFUSED_BY_WORKERD))("answers %s with workerd's own plain-text 500 and closes the connection, then keeps serving", async (name) => {
+    const result = await rawExchange(server.baseUrl, [REFUSED_BY_WORKERD[name]!], 5_000);
+    expect(result.closed).toBe(true);
+    // No stack trace, no Worker answer: workerd's fixed text.
+    expect(result.received).toBe('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 21\r\n\r\nInternal Server Error');
+    const id = ++nextId;
+    expect(await createOnce(id)).toEqual([200, '{"name":"plant"}']);
+  });
+
+  it("leaves the connection open after a client's Connection: close or an HTTP/1.0 request (workerd's HTTP server; a front proxy must close it)", async () => {
+    for (const version of ['HTTP/1.1\r\nConnection: close', 'HTTP/1.0']) {
+      const result = await rawExchange(server.baseUrl, [`GET /openapi.json ${version}\r\nHost: x\r\n\r\n`], 1_000);
+      expect(parseResponses(result.received).map(({ status }) => status)).toEqual([200]);
+      expect(result.closed, version).toBe(false);
+    }
+  });
+
+  it.runIf(linux)('keeps serving on the same port, with its plants, when workerd is killed: miniflare starts it again and a line says so', async () => {
+    const id = ++nextId;
+    expect(await createOnce(id, 'survivor')).toEqual([200, '{"name":"survivor"}']);
+    const before = workerdPid();
+    process.kill(before, 'SIGKILL');
+    await expect
+      .poll(() => server.output(), { timeout: 20_000 })
+      .toContain('plant-store: workerd stopped unexpectedly and was started again on the same port; plants in D1 are kept');
+    await expect.poll(() => createOnce(id, 'survivor'), { timeout: 10_000 }).toEqual([200, '{"name":"survivor"}']);
+    expect(workerdPid()).not.toBe(before);
+    const [status, body] = await createOnce(id, 'other');
+    expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
+  });
+
+  it.runIf(linux && prlimit)('keeps its plants when workerd runs out of file descriptors (it exits on accept: EMFILE and is started again)', async () => {
+    const id = ++nextId;
+    expect(await createOnce(id, 'kept')).toEqual([200, '{"name":"kept"}']);
+    const restarts = server.output().split('was started again').length;
+    const before = workerdPid();
+    execFileSync(prlimit!, [`--pid=${before}`, '--nofile=64:64']);
+    const { port } = new URL(server.baseUrl);
+    const sockets = Array.from({ length: 120 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
+    try {
+      await expect.poll(() => server.output().split('was started again').length, { timeout: 20_000 }).toBe(restarts + 1);
+      expect(server.output()).toContain('accept: Too many open files');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    await expect.poll(() => createOnce(id, 'kept'), { timeout: 10_000 }).toEqual([200, '{"name":"kept"}']);
+    expect(workerdPid()).not.toBe(before);
+  });
+});
+
+/** The process ids of `pid`'s children (Linux). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Gone in between.
+    }
+  }
+  return children;
+}
+
+/** The workerd process the launcher runs. */
+function workerdPid(): number {
+  const [pid] = childrenOf(server.child.pid!).filter((child) => readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'workerd');
+  if (pid === undefined) throw new Error(`no workerd process under ${server.child.pid}`);
+  return pid;
+}
