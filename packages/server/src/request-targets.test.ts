@@ -36,4 +36,11 @@ describe('request targets on the standalone Node server', () => {
     for (const target of ['/plants/.', '/plants/x/..', '/%70lants', '/.../plants']) expect(await statusOf(target, 20), target).toBe(404);
     expect(await store.get(20n)).toBeUndefined();
   });
+
+  it('refuses an HTTP/1.1 request without Host (RFC 9112 §3.2) with the Error body 400/1005, and stores nothing', async () => {
+    const result = await rawExchange(running.url, [create('/plants', 30).replace('Host: x\r\n', '')], 2_000);
+    const [answer] = parseResponses(result.received);
+    expect([answer?.status, answer?.headers['connection'], JSON.parse(answer?.body ?? '{}').error]).toEqual([400, 'close', 1005]);
+    expect(await store.get(30n)).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
@@ -54,22 +54,60 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { host = '127.0.0.1', port = 8080, shutdownTimeoutMs = SHUTDOWN_TIMINGS.timeoutMs } = options;
   const handler = createNodeHandler(options);
   const log = options.accessLog === undefined ? stdoutLog : options.accessLog;
+  const connections = new WeakMap<Socket, Connection>();
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const connection = connections.get(req.socket);
+    if (connection !== undefined) {
+      connection.unanswered.add(res);
+      connection.lastResponse = res;
+    }
+    if (log === false) {
+      if (connection !== undefined) res.once('finish', () => connection.unanswered.delete(res));
+    } else {
+      const started = performance.now();
+      if (connection !== undefined) connection.lastStarted = started;
+      res.once('finish', () => {
+        const now = performance.now();
+        if (connection !== undefined) {
+          connection.unanswered.delete(res);
+          connection.idleSince = now;
+        }
+        log(accessLogLine(req.method ?? '', req.url ?? '', res.statusCode, now - started));
+      });
+    }
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
+    // Node would answer it with a bare 400; this one carries the Error body.
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
+      res.shouldKeepAlive = false;
+      res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    handler(req, res);
+  };
   const server = createServer(
     {
+      // Checked above, to answer with the Error body.
+      requireHostHeader: false,
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       // Node checks both timeouts only this often (30 s by default), which would stretch them.
       connectionsCheckingInterval: 500,
     },
-    log === false
-      ? handler
-      : (req, res) => {
-          const started = performance.now();
-          res.once('finish', () => log(accessLogLine(req.method ?? '', req.url ?? '', res.statusCode, performance.now() - started)));
-          handler(req, res);
-        },
+    onRequest,
   );
-  server.on('clientError', answerClientError);
+  // `Expect: 100-continue`: the handler, not Node, decides when to send 100
+  // (once the request is authenticated and its declared size accepted), so a
+  // client is never invited to upload a body that will be refused unread.
+  server.on('checkContinue', onRequest);
+  // Any other expectation is ignored (RFC 9110 §10.1.1 allows it) instead of
+  // Node's bare 417: the request gets the answer it would get without it.
+  server.on('checkExpectation', onRequest);
+  server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
+    answerClientError(error, socket, connections.get(socket) ?? newConnection(log !== false), log),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -117,17 +155,105 @@ const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
   'headers-too-large': rawAnswer(PROTOCOL_ERRORS['headers-too-large']),
 };
 
+/** What serve() knows of one connection, to refuse what Node cannot read without overtaking earlier answers. */
+interface Connection {
+  /** Responses to requests on this connection that have not finished, in order. */
+  readonly unanswered: Set<ServerResponse>;
+  /** The response to the latest request Node handed over on this connection. */
+  lastResponse: ServerResponse | undefined;
+  /** When that request was handed over (performance.now(); kept only with an access log). */
+  lastStarted: number;
+  /** When the connection opened or its latest answer was sent (kept only with an access log). */
+  idleSince: number;
+  /** Whether a refusal is waiting for earlier answers, or was sent. */
+  refusal: 'none' | 'waiting' | 'sent';
+}
+
+function newConnection(timed: boolean): Connection {
+  const now = timed ? performance.now() : 0;
+  return { unanswered: new Set(), lastResponse: undefined, lastStarted: now, idleSince: now, refusal: 'none' };
+}
+
+/** Once a refusal is sent, how long the client has to read it before the connection is cut. */
+const REFUSAL_LINGER_MS = 2_000;
+
 /**
  * Answers a request Node could not read (malformed, headers too large, too
- * slow) with the core's Error body instead of Node's bare status line, then closes.
+ * slow) with the core's Error body instead of Node's bare status line, then
+ * closes, and writes an access-log line for it.
+ *
+ * Pipelined requests that Node read completely before the unreadable one are
+ * answered first, in order: the refusal waits until each of their responses
+ * has finished, since a create the store took must reach its client as 200.
+ * Only a response to the unreadable request itself is not waited for (it may
+ * wait for a body that will never come); when its answer has already begun
+ * (a 401 sent before the body), that answer stands and the connection just
+ * closes after it.
  */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
+function answerClientError(error: Error & { code?: string }, socket: Socket, connection: Connection, log: ((line: string) => void) | false): void {
+  // Node reports again each later byte the broken parser meets, and its
+  // timers may fire again: one refusal per connection, cut REFUSAL_LINGER_MS
+  // after it is sent.
+  if (connection.refusal !== 'none') return;
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  socket.end(RAW_ANSWERS[CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request']);
+  connection.refusal = 'waiting';
+  const refuse = () => {
+    connection.refusal = 'sent';
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // No client may hold the connection open after it, whatever it does.
+    setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+    // The request Node could not finish reading, when its head was read.
+    const last = connection.lastResponse;
+    const unreadable = last !== undefined && !last.req.complete ? last : undefined;
+    if (unreadable?.headersSent === true) {
+      socket.end();
+      return;
+    }
+    const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
+    socket.end(RAW_ANSWERS[kind]);
+    if (log !== false) {
+      const now = performance.now();
+      const status = PROTOCOL_ERRORS[kind].status;
+      log(
+        unreadable === undefined
+          ? accessLogLine('-', '-', status, now - connection.idleSince)
+          : accessLogLine(unreadable.req.method ?? '-', unreadable.req.url ?? '-', status, now - connection.lastStarted),
+      );
+    }
+  };
+  whenAnswered(connection, refuse);
+}
+
+/** Calls `then` once every unfinished response to a completely received request on the connection has finished or closed. */
+function whenAnswered(connection: Connection, then: () => void): void {
+  let pending: ServerResponse | undefined;
+  for (const response of connection.unanswered) {
+    if (response.req.complete && !response.destroyed) pending = response;
+  }
+  if (pending === undefined) {
+    then();
+    return;
+  }
+  // Node sends a connection's responses in order, so once the last of them
+  // has finished, all have; look again, in case the socket closed meanwhile.
+  const last = pending;
+  let done = false;
+  const next = () => {
+    if (done) return;
+    done = true;
+    last.off('finish', next);
+    last.off('close', next);
+    connection.unanswered.delete(last);
+    whenAnswered(connection, then);
+  };
+  last.once('finish', next);
+  last.once('close', next);
 }
 
 const stdoutLog = batchLines((text) => process.stdout.write(`${text}\n`));
