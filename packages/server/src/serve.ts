@@ -55,25 +55,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const handler = createNodeHandler(options);
   const log = options.accessLog === undefined ? stdoutLog : options.accessLog;
   const connections = new WeakMap<Socket, Connection>();
+  // Nothing is tracked per request: a refusal finds the answers still owed on
+  // its connection through Node's own queue (see whenAnswered).
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const connection = connections.get(req.socket);
-    if (connection !== undefined) {
-      connection.unanswered.add(res);
-      connection.lastResponse = res;
-    }
-    if (log === false) {
-      if (connection !== undefined) res.once('finish', () => connection.unanswered.delete(res));
-    } else {
+    if (log !== false) {
       const started = performance.now();
-      if (connection !== undefined) connection.lastStarted = started;
-      res.once('finish', () => {
-        const now = performance.now();
-        if (connection !== undefined) {
-          connection.unanswered.delete(res);
-          connection.idleSince = now;
-        }
-        log(accessLogLine(req.method ?? '', req.url ?? '', res.statusCode, now - started));
-      });
+      res.once('finish', () => log(accessLogLine(req.method ?? '', req.url ?? '', res.statusCode, performance.now() - started)));
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
@@ -105,9 +92,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Node's bare 417: the request gets the answer it would get without it.
   server.on('checkExpectation', onRequest);
   server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
-  server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
-    answerClientError(error, socket, connections.get(socket) ?? newConnection(log !== false), log),
-  );
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    let connection = connections.get(socket);
+    if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
+    answerClientError(error, socket, connection, log);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -157,21 +146,14 @@ const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
 
 /** What serve() knows of one connection, to refuse what Node cannot read without overtaking earlier answers. */
 interface Connection {
-  /** Responses to requests on this connection that have not finished, in order. */
-  readonly unanswered: Set<ServerResponse>;
-  /** The response to the latest request Node handed over on this connection. */
-  lastResponse: ServerResponse | undefined;
-  /** When that request was handed over (performance.now(); kept only with an access log). */
-  lastStarted: number;
-  /** When the connection opened or its latest answer was sent (kept only with an access log). */
-  idleSince: number;
+  /** When it was accepted (performance.now(); kept only with an access log), for a refusal's log line. */
+  readonly acceptedAt: number;
   /** Whether a refusal is waiting for earlier answers, or was sent. */
   refusal: 'none' | 'waiting' | 'sent';
 }
 
 function newConnection(timed: boolean): Connection {
-  const now = timed ? performance.now() : 0;
-  return { unanswered: new Set(), lastResponse: undefined, lastStarted: now, idleSince: now, refusal: 'none' };
+  return { acceptedAt: timed ? performance.now() : 0, refusal: 'none' };
 }
 
 /** Once a refusal is sent, how long the client has to read it before the connection is cut. */
@@ -200,7 +182,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, con
     return;
   }
   connection.refusal = 'waiting';
-  const refuse = () => {
+  whenAnswered(socket, (unreadable) => {
     connection.refusal = 'sent';
     if (!socket.writable) {
       socket.destroy();
@@ -208,9 +190,6 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, con
     }
     // No client may hold the connection open after it, whatever it does.
     setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
-    // The request Node could not finish reading, when its head was read.
-    const last = connection.lastResponse;
-    const unreadable = last !== undefined && !last.req.complete ? last : undefined;
     if (unreadable?.headersSent === true) {
       socket.end();
       return;
@@ -218,42 +197,37 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, con
     const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
     socket.end(RAW_ANSWERS[kind]);
     if (log !== false) {
-      const now = performance.now();
-      const status = PROTOCOL_ERRORS[kind].status;
-      log(
-        unreadable === undefined
-          ? accessLogLine('-', '-', status, now - connection.idleSince)
-          : accessLogLine(unreadable.req.method ?? '-', unreadable.req.url ?? '-', status, now - connection.lastStarted),
-      );
+      const { status } = PROTOCOL_ERRORS[kind];
+      const ms = performance.now() - connection.acceptedAt;
+      log(unreadable === undefined ? accessLogLine('-', '-', status, ms) : accessLogLine(unreadable.req.method ?? '-', unreadable.req.url ?? '-', status, ms));
     }
-  };
-  whenAnswered(connection, refuse);
+  });
 }
 
-/** Calls `then` once every unfinished response to a completely received request on the connection has finished or closed. */
-function whenAnswered(connection: Connection, then: () => void): void {
-  let pending: ServerResponse | undefined;
-  for (const response of connection.unanswered) {
-    if (response.req.complete && !response.destroyed) pending = response;
-  }
-  if (pending === undefined) {
-    then();
+/**
+ * Calls `then` once every response to a completely received request on the
+ * connection has finished (or closed), with the response to the request Node
+ * could not finish reading, when its head was read. Node attaches a
+ * connection's responses to its socket one at a time, in order, the next one
+ * in its own 'finish' listener, which runs before this one: so the attached
+ * response is always the oldest answer still owed.
+ */
+function whenAnswered(socket: Socket, then: (unreadable: ServerResponse | undefined) => void): void {
+  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+  if (current === undefined || current.destroyed || !current.req.complete) {
+    then(current !== undefined && !current.destroyed ? current : undefined);
     return;
   }
-  // Node sends a connection's responses in order, so once the last of them
-  // has finished, all have; look again, in case the socket closed meanwhile.
-  const last = pending;
   let done = false;
   const next = () => {
     if (done) return;
     done = true;
-    last.off('finish', next);
-    last.off('close', next);
-    connection.unanswered.delete(last);
-    whenAnswered(connection, then);
+    current.off('finish', next);
+    current.off('close', next);
+    whenAnswered(socket, then);
   };
-  last.once('finish', next);
-  last.once('close', next);
+  current.once('finish', next);
+  current.once('close', next);
 }
 
 const stdoutLog = batchLines((text) => process.stdout.write(`${text}\n`));
