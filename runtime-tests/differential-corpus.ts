@@ -746,43 +746,41 @@ export type RuntimeName = 'Node 20' | 'Node 22' | 'Node 24' | 'Bun' | 'Deno' | '
  * that are neither an Error body nor a Plant. Grouped by cause so that a reason
  * is written once; KNOWN_DIFFERENCES below is the table the test reads.
  */
+/** Framing that Bun's and Deno's parsers both refuse themselves: Content-Length with Transfer-Encoding, and lengths that are not plain digits. */
+const BAD_CONTENT_LENGTH = [
+  'framing: CL then TE chunked',
+  'framing: TE chunked then CL',
+  'framing: CL+TE smuggling probe',
+  'framing: TE+CL, CL covers a plant',
+  'framing: two different Content-Length',
+  'framing: Content-Length list "N, N"',
+  'framing: Content-Length plus sign',
+  'framing: Content-Length hex 0x',
+  'framing: Content-Length trailing letters',
+  'framing: Content-Length exponent',
+  'framing: Content-Length decimal point',
+  'framing: Content-Length space inside',
+  'framing: Content-Length empty',
+  'framing: Content-Length -1',
+  'framing: Content-Length -0',
+  'framing: Content-Length 2^64 (huge)',
+  'framing: Content-Length 40 digits',
+];
+
 const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
-  [
-    'Node 20',
-    "node:http emits 'connect' for CONNECT and, with no listener, destroys the socket without an answer (core)",
-    ['method: CONNECT', 'method: CONNECT authority-form'],
-  ],
-  [
-    'Node 22',
-    "node:http emits 'connect' for CONNECT and, with no listener, destroys the socket without an answer (core)",
-    ['method: CONNECT', 'method: CONNECT authority-form'],
-  ],
-  [
-    'Node 24',
-    "node:http emits 'connect' for CONNECT and, with no listener, destroys the socket without an answer (core)",
-    ['method: CONNECT', 'method: CONNECT authority-form'],
-  ],
+  ...(['Node 20', 'Node 22', 'Node 24'] as const).map(
+    (node) =>
+      [
+        node,
+        "node:http emits 'connect' for CONNECT and, with no listener, destroys the socket without an answer (core)",
+        ['method: CONNECT', 'method: CONNECT authority-form'],
+      ] as const,
+  ),
   [
     'Bun',
     "Bun's HTTP parser refuses this itself with an empty 400/431/505 before the handler runs (Node: the Error body 1005/1403)",
     [
-      'framing: CL then TE chunked',
-      'framing: TE chunked then CL',
-      'framing: CL+TE smuggling probe',
-      'framing: TE+CL, CL covers a plant',
-      'framing: two different Content-Length',
-      'framing: Content-Length list "N, N"',
-      'framing: Content-Length plus sign',
-      'framing: Content-Length hex 0x',
-      'framing: Content-Length trailing letters',
-      'framing: Content-Length exponent',
-      'framing: Content-Length decimal point',
-      'framing: Content-Length space inside',
-      'framing: Content-Length empty',
-      'framing: Content-Length -1',
-      'framing: Content-Length -0',
-      'framing: Content-Length 2^64 (huge)',
-      'framing: Content-Length 40 digits',
+      ...BAD_CONTENT_LENGTH,
       'chunked: size not hex',
       'chunked: size 0x prefix',
       'chunked: size plus sign',
@@ -895,23 +893,7 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
     'Deno',
     "Deno's HTTP parser refuses this itself with an empty 400 before the handler runs (Node: the Error body 1005)",
     [
-      'framing: CL then TE chunked',
-      'framing: TE chunked then CL',
-      'framing: CL+TE smuggling probe',
-      'framing: TE+CL, CL covers a plant',
-      'framing: two different Content-Length',
-      'framing: Content-Length list "N, N"',
-      'framing: Content-Length plus sign',
-      'framing: Content-Length hex 0x',
-      'framing: Content-Length trailing letters',
-      'framing: Content-Length exponent',
-      'framing: Content-Length decimal point',
-      'framing: Content-Length space inside',
-      'framing: Content-Length empty',
-      'framing: Content-Length -1',
-      'framing: Content-Length -0',
-      'framing: Content-Length 2^64 (huge)',
-      'framing: Content-Length 40 digits',
+      ...BAD_CONTENT_LENGTH,
       'chunked: Transfer-Encoding: chunked, gzip',
       'chunked: Transfer-Encoding: chunked, chunked',
       'chunked: Transfer-Encoding: identity',
