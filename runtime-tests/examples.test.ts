@@ -11,15 +11,34 @@ const TOKEN = 'example-token';
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(() => Promise.all(closers.map((close) => close())));
 
-/** What every example must do: create, replay, refuse a bad token, leave other paths to the host. */
-async function exercise(baseUrl: string, plantsPath: string, unmatched: { path: string; status: number }) {
+const LIMIT = 1024 * 1024;
+const TOO_LARGE = '{"error":1400,"message":"body: larger than the limit of 1048576 bytes"}';
+
+/**
+ * What every example must do, served under `base` (`''` or a mount path such
+ * as `/api`): create with an exact id, replay, refuse a bad token, refuse a
+ * body one byte over the limit whether its length is declared or streamed
+ * (so the host did not read it first), say where it lives in its OpenAPI
+ * document, and leave other paths to the host.
+ */
+async function exercise(baseUrl: string, base: string, unmatched: { path: string; status: number }) {
+  const plantsPath = `${base}/plants`;
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const body = '{"id":9007199254740993,"name":"Example"}';
   const created = await send(baseUrl, { path: plantsPath, headers, body });
   expect([created.status, created.body]).toEqual([200, '{"name":"Example"}']);
   expect((await send(baseUrl, { path: plantsPath, headers, body })).status).toBe(200);
   expect((await send(baseUrl, { path: plantsPath, headers, body: '{"id":9007199254740992,"name":"Other"}' })).status).toBe(200);
+  expect((await send(baseUrl, { path: plantsPath, headers, body: '{"id":9007199254740993,"name":"Changed"}' })).status).toBe(409);
   expect((await send(baseUrl, { path: plantsPath, headers: { ...headers, authorization: 'Bearer nope' }, body })).status).toBe(401);
+  const oversized = new Uint8Array(LIMIT + 1).fill(0x20);
+  for (const chunked of [false, true]) {
+    const refused = await send(baseUrl, { path: plantsPath, headers, body: oversized, chunked });
+    expect([refused.status, refused.headers['content-type'], refused.body], chunked ? 'streamed' : 'declared').toEqual([413, 'application/json', TOO_LARGE]);
+  }
+  const document = await send(baseUrl, { method: 'GET', path: `${base}/openapi.json` });
+  expect(document.status).toBe(200);
+  expect((JSON.parse(document.body) as { servers: unknown }).servers).toEqual([{ url: base || '/' }]);
   expect((await send(baseUrl, { method: 'GET', path: unmatched.path })).status).toBe(unmatched.status);
 }
 
@@ -32,22 +51,49 @@ async function start(name: string, binary: string, args: string[]) {
 describe('examples', () => {
   it('node-http: mounted in node:http, other paths reach the host', async () => {
     const server = await start('node-http', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/plants', { path: '/anything', status: 200 });
+    await exercise(server.baseUrl, '', { path: '/anything', status: 200 });
   });
 
   it('express: mounted under /api', async () => {
     const server = await start('express', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api/plants', { path: '/', status: 200 });
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+  });
+
+  it('fastify: an onRequest hook, before Fastify reads the body, under /api', async () => {
+    const server = await start('fastify', process.execPath, ['server.mjs']);
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).status, "Fastify's own 404").toBe(404);
+  });
+
+  it('fastify: through @fastify/middie, with mountPath, under /api', async () => {
+    const server = await start('fastify', process.execPath, ['middie.mjs']);
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+  });
+
+  it('koa: a middleware that lets the Node handler answer on ctx.res, under /api', async () => {
+    const server = await start('koa', process.execPath, ['server.mjs']);
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).body, 'reaches the host').toBe('the rest of your app\n');
+  });
+
+  it('hono: the Fetch handler through mount() on @hono/node-server, under /api', async () => {
+    const server = await start('hono', process.execPath, ['server.mjs']);
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+  });
+
+  it('h3: the Fetch handler through app.mount() on srvx, under /api', async () => {
+    const server = await start('h3', process.execPath, ['server.mjs']);
+    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
   });
 
   it('bun: Bun.serve with the Fetch handler', async () => {
     const server = await start('bun', runtime('Bun').binary, ['server.ts']);
-    await exercise(server.baseUrl, '/plants', { path: '/other', status: 404 });
+    await exercise(server.baseUrl, '', { path: '/other', status: 404 });
   });
 
   it('deno: Deno.serve with the Fetch handler and narrow permissions', async () => {
     const server = await start('deno', runtime('Deno').binary, ['run', '--allow-net=127.0.0.1', '--allow-env=PORT,PLANT_TOKEN', 'main.ts']);
-    await exercise(server.baseUrl, '/plants', { path: '/other', status: 404 });
+    await exercise(server.baseUrl, '', { path: '/other', status: 404 });
   });
 
   it('cloudflare-worker: bundled as Wrangler would, run on workerd', async () => {
@@ -72,6 +118,6 @@ describe('examples', () => {
     });
     closers.push(() => miniflare.dispose());
     const url = await miniflare.ready;
-    await exercise(url.origin, '/plants', { path: '/other', status: 404 });
+    await exercise(url.origin, '', { path: '/other', status: 404 });
   });
 });

@@ -12,7 +12,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
 
 // postgres.js reads a PG… variable for every option it is not given.
-const DENO_ENV = '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PG*';
+const DENO_ENV =
+  '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PG*';
 /** The default store's directory, under the working directory, and nothing else on disk. */
 const DENO_DATA = ['--allow-read=.plant-store', '--allow-write=.plant-store'];
 

@@ -37,8 +37,14 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.exited).toBe(0);
   });
 
-  it.each(['Node 20', 'Bun', 'Deno'])('%s under load from 32 keep-alive clients: every request it took is answered, then exit 0', async (name) => {
-    const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_ACCESS_LOG: 'on' });
+  it.each([
+    ['Node 20', 'text'],
+    ['Bun', 'text'],
+    ['Deno', 'text'],
+    ['Node 22', 'json'],
+    ['Bun', 'json'],
+  ])('%s under load from 32 keep-alive clients (%s log): every request it took is answered and logged, then exit 0', async (name, format) => {
+    const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_ACCESS_LOG: 'on', PLANT_STORE_LOG_FORMAT: format });
     const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
     const load = startKeepAliveLoad({ baseUrl: server.baseUrl, clients: 32, headers, body: (id) => `{"id":${id},"name":"load"}` });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -52,9 +58,9 @@ describe('graceful shutdown on SIGTERM', () => {
     const logged = server
       .output()
       .split('\n')
-      .filter((line) => / \/plants 200 /.test(line)).length;
+      .filter((line) => (format === 'json' ? /^\{.*"path":"\/plants","status":200,/ : / \/plants 200 /).test(line)).length;
     console.log(
-      `${name}: ${ok} × 200 (${logged} logged), ${refused.length} × 503, errors ${JSON.stringify(errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e!]: (m[e!] ?? 0) + 1 }), {}))}`,
+      `${name} (${format} log): ${ok} × 200 (${logged} logged), ${refused.length} × 503, errors ${JSON.stringify(errors.reduce<Record<string, number>>((m, e) => ({ ...m, [e!]: (m[e!] ?? 0) + 1 }), {}))}`,
     );
     expect(code).toBe(0);
     expect(ok).toBeGreaterThan(50);

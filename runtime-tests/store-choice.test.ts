@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { runtime, RUNTIMES, spawnServer, type SpawnedServer } from './runtimes.ts';
 
 const directories: string[] = [];
 afterAll(() => {
@@ -115,5 +115,35 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     const { code, output } = await startFailing('Node 20', url, { PLANT_STORE_WORKERS: '2' });
     expect(code).toBe(1);
     expect(causeOf(output)).toEqual([expect.stringMatching(line)]);
+  });
+
+  it.each(RUNTIMES.map((target) => target.name))('%s refuses a log format, docs switch or CORS origin that cannot work: one line, exit 1', async (name) => {
+    const settings: [string, string, RegExp][] = [
+      ['PLANT_STORE_LOG_FORMAT', 'xml', /^plant-store: PLANT_STORE_LOG_FORMAT: expected text or json, got "xml"$/],
+      ['PLANT_STORE_DOCS', 'maybe', /^plant-store: PLANT_STORE_DOCS: expected on or off, got "maybe"$/],
+      [
+        'PLANT_STORE_CORS_ORIGINS',
+        'https://app.example.com/api',
+        /^plant-store: PLANT_STORE_CORS_ORIGINS: expected \* or origins such as .*, got "https:\/\/app\.example\.com\/api"$/,
+      ],
+    ];
+    const results = await Promise.all(settings.map(([variable, value]) => startFailing(name, '', { [variable]: value })));
+    expect(results.map(({ code, output }) => ({ code, cause: causeOf(output) }))).toEqual(
+      settings.map(([, , line]) => ({ code: 1, cause: [expect.stringMatching(line)] })),
+    );
+  });
+
+  it.each(['Node 20', 'Deno'])('%s with PLANT_STORE_LOG_FORMAT=json writes a start error as one JSON line', async (name) => {
+    const { code, output } = await startFailing(name, 'mysql://root:hunter2@db/plants', { PLANT_STORE_LOG_FORMAT: 'json' });
+    expect(code).toBe(1);
+    const lines = output.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      level: 'error',
+      msg: expect.stringMatching(
+        /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL or postgres:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
+      ),
+    });
   });
 });

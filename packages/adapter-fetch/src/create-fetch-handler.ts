@@ -1,8 +1,18 @@
 import { createPlantHandler, PROTOCOL_ERRORS, type PlantHandlerOptions } from '@plant-store/core';
 import { FetchPlantRequest } from './fetch-plant-request.ts';
+import { mountPathOption } from './mount-path-option.ts';
 
-/** Options of {@link createFetchHandler}: exactly the core's handler options. */
-export type FetchHandlerOptions = PlantHandlerOptions;
+/** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
+export type FetchHandlerOptions = PlantHandlerOptions & {
+  /**
+   * Where the host mounted the handler, for a host that strips that path from
+   * the request's URL before calling it (Hono's `mount()`, h3's
+   * `app.mount('/api', …)`): `'/api'`. It only tells clients where the routes
+   * live (the OpenAPI document's `servers`); routes are still matched on the
+   * URL the handler is given. Default: none.
+   */
+  readonly mountPath?: string;
+};
 
 /** What a Worker or a launcher passes beside the request. */
 export interface FetchContext {
@@ -28,6 +38,8 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Serves Plant Store as a Fetch-API handler (`Request` → `Response`) for
  * Deno, Bun, Cloudflare Workers and any other WinterCG runtime. The body limit
  * is enforced while streaming, so a chunked upload is never buffered past it.
+ * Mounted under a path by a framework that strips it (Hono, h3), it is told
+ * that path with the `mountPath` option.
  *
  * @example
  * const fetch = createFetchHandler({
@@ -37,9 +49,11 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Deno.serve(fetch); // or Bun.serve({ fetch }), or export default { fetch }
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
-  const handle = createPlantHandler(options);
+  const { mountPath: givenMountPath, ...coreOptions } = options;
+  const mountPath = mountPathOption('createFetchHandler', givenMountPath);
+  const handle = createPlantHandler(coreOptions);
   return async function plantStoreFetchHandler(request, context) {
-    const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline);
+    const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
     const response = await handle(plantRequest);
     if (plantRequest.timedOut) return new Response(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: { ...TIMEOUT_HEADERS, connection: 'close' } });
     plantRequest.discardUnread();

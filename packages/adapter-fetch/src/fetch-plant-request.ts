@@ -10,6 +10,7 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
 export class FetchPlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
+  readonly mountPath: string | undefined;
   readonly draining: boolean;
   readonly #request: Request;
   /** Set while part of the body is still unread. */
@@ -24,11 +25,14 @@ export class FetchPlantRequest implements PlantRequest {
    * @param deadline Aborted once the request may no longer be received (a
    *   launcher's request timeout): a body read in progress or still to come
    *   ends, {@link timedOut} turns true, and a background drop stops.
+   * @param mountPath Where the host mounted the handler, when it strips that
+   *   path from the URL before calling it.
    */
-  constructor(request: Request, draining = false, deadline?: AbortSignal) {
+  constructor(request: Request, draining = false, deadline?: AbortSignal, mountPath?: string) {
     this.#request = request;
     this.method = request.method;
     this.url = pathAndQuery(request.url);
+    this.mountPath = mountPath;
     this.draining = draining;
     this.#deadline = deadline;
   }

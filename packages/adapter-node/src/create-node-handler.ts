@@ -1,9 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantHandler, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { mountPathOption } from './mount-path-option.ts';
 import { isServerClosing, NodePlantRequest } from './node-plant-request.ts';
 
-/** Options of {@link createNodeHandler}: exactly the core's handler options. */
-export type NodeHandlerOptions = PlantHandlerOptions;
+/** Options of {@link createNodeHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
+export type NodeHandlerOptions = PlantHandlerOptions & {
+  /**
+   * Where the host mounted the handler, for a host that strips that path from
+   * `req.url` without saying so (`@fastify/middie`'s `app.use('/api', …)`):
+   * `'/api'`. It only tells clients where the routes live (the OpenAPI
+   * document's `servers`); routes are still matched on `req.url`. Default:
+   * Express's and Connect's `req.baseUrl`, else none.
+   */
+  readonly mountPath?: string;
+};
 
 /**
  * A `node:http` request listener that is also Connect/Express middleware:
@@ -16,6 +26,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * `Request`/`Response` in between. Mount it anywhere: as the listener of
  * `http.createServer`, or under a path in Express (`app.use('/api', handler)`
  * serves `/api/plants`, since Express strips its mount path from `req.url`).
+ * A host that strips its mount path without keeping it in `req.baseUrl` is
+ * told it with the `mountPath` option.
  *
  * `Expect: 100-continue`: Node answers `100 Continue` by itself before any
  * listener runs, so a client is invited to upload before its credentials are
@@ -33,9 +45,11 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * createServer(handler).listen(8080);
  */
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
-  const handle = createPlantHandler(options);
+  const { mountPath: givenMountPath, ...coreOptions } = options;
+  const mountPath = mountPathOption('createNodeHandler', givenMountPath);
+  const handle = createPlantHandler(coreOptions);
   return function plantStoreNodeHandler(req, res, next) {
-    handle(new NodePlantRequest(req, res))
+    handle(new NodePlantRequest(req, res, mountPath))
       .then((response) => {
         if (response.unmatched === true && next !== undefined) next();
         else writeResponse(req, res, response);

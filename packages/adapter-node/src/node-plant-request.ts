@@ -25,13 +25,17 @@ export class NodePlantRequest implements PlantRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse | undefined;
 
-  constructor(req: IncomingMessage, res?: ServerResponse) {
+  /**
+   * @param mountPath Where the host mounted the handler, when it strips that
+   *   path from `req.url` without keeping it in `req.baseUrl`.
+   */
+  constructor(req: IncomingMessage, res?: ServerResponse, mountPath?: string) {
     this.#req = req;
     this.#res = res;
     this.method = req.method ?? '';
     this.url = req.url ?? '';
-    // Express strips its mount path from `url` and keeps it here.
-    this.mountPath = (req as { baseUrl?: string }).baseUrl;
+    // Express strips its mount path from `url` and keeps it in `baseUrl`.
+    this.mountPath = mountPath ?? (req as { baseUrl?: string }).baseUrl;
     this.draining = isServerClosing(req);
   }
 

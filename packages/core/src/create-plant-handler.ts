@@ -1,5 +1,9 @@
 import { readBearerCredential, type Authenticate } from './authenticate.ts';
+import { createCorsPolicy, type CorsOptions, type CorsPolicy } from './cors-policy.ts';
 import { createPlant } from './create-plant.ts';
+import { createReadinessCheck } from './create-readiness-check.ts';
+import type { DocsPage } from './docs-page.ts';
+import { createDocsResponses } from './docs-responses.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
@@ -8,6 +12,7 @@ import { logError } from './log-error.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import type { PlantStore } from './plant-store.ts';
+import { requestIdOf } from './request-id.ts';
 import { routePath } from './route-path.ts';
 
 /** Where an unexpected error was caught, for logs. */
@@ -15,6 +20,8 @@ export interface ErrorContext {
   readonly request: PlantRequest;
   /** The failure the client was answered with. */
   readonly kind: 'internal' | 'storage-unavailable';
+  /** The request's id, sent back as `x-request-id`; only with the `requestId` option. */
+  readonly requestId?: string;
 }
 
 /** Options of {@link createPlantHandler}. */
@@ -38,6 +45,32 @@ export interface PlantHandlerOptions {
    * the console. Pass `() => {}` to ignore them.
    */
   readonly onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Lets pages on the listed origins call the service from a browser:
+   * preflights on the routes are answered (200, or 403 with code 1102 for
+   * an origin not listed), and every answer to an allowed origin carries
+   * `Access-Control-Allow-Origin`. Default: off, and `OPTIONS` gets 405.
+   */
+  readonly cors?: CorsOptions | undefined;
+  /**
+   * Gives every answer an `x-request-id`: the request's `X-Request-Id` when it
+   * is 1 to 128 characters of `A-Z a-z 0-9 + / = . _ : -`, else a new UUID.
+   * It is also handed to `onError`. Default false.
+   */
+  readonly requestId?: boolean | undefined;
+  /**
+   * Serves `GET {basePath}/healthz` (200 while the process serves) and
+   * `GET {basePath}/readyz` (200 when the store's `ready()` answers, 503 with
+   * code 1501 while draining or when it fails or takes longer than
+   * `storeTimeoutMs`), without authentication. Default false.
+   */
+  readonly health?: boolean | undefined;
+  /**
+   * Serves an API reference page at `GET {basePath}/docs` and its files at
+   * `GET {basePath}/docs/<name>`, without authentication, e.g. `docsPage`
+   * from `@plant-store/docs-page`. Default: none.
+   */
+  readonly docs?: DocsPage | undefined;
 }
 
 /** A handler over plain data; see {@link createPlantHandler}. */
@@ -59,14 +92,36 @@ const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a J
 const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
 const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
 const INTERNAL = errorResponse('internal', 'internal error');
+// Probes must see the state of now, never a cached answer.
+const NO_STORE = { 'cache-control': 'no-store' };
+const ALIVE: PlantResponse = { status: 200, headers: Object.freeze({ ...JSON_HEADERS, ...NO_STORE }), body: '{"status":"ok"}' };
+const READY: PlantResponse = { status: 200, headers: ALIVE.headers, body: '{"status":"ready"}' };
+const NO_SUCH_FILE = errorResponse('not-found', 'no such file of the docs page');
+
+/** A path the handler serves, and the one method it allows there. */
+interface Route {
+  readonly name: 'plants' | 'document' | 'healthz' | 'readyz' | 'docs-file' | 'no-such-file';
+  readonly allow: 'GET' | 'POST';
+  /** The answer to GET, for a route whose answer never changes (the docs page and its files). */
+  readonly response?: PlantResponse;
+}
+
+const PLANTS: Route = { name: 'plants', allow: 'POST' };
+const DOCUMENT: Route = { name: 'document', allow: 'GET' };
+const HEALTHZ: Route = { name: 'healthz', allow: 'GET' };
+const READYZ: Route = { name: 'readyz', allow: 'GET' };
+const NOT_A_FILE: Route = { name: 'no-such-file', allow: 'GET' };
 
 /**
  * Builds the Plant Store HTTP handler over plain data: a {@link PlantRequest}
  * in, a {@link PlantResponse} out. It serves `POST {basePath}/plants` (routing,
  * authentication, body, validation, storage, in the order of
  * docs/contract.md, "Order of checks") and
- * `GET {basePath}/openapi.json` (no authentication), and never rejects:
- * unexpected errors go to `onError` and the client gets a bare 500.
+ * `GET {basePath}/openapi.json` (no authentication), and, when asked to,
+ * `GET {basePath}/healthz` and `/readyz` (`health`), the docs page at
+ * `GET {basePath}/docs` (`docs`), CORS (`cors`) and request ids
+ * (`requestId`). It never rejects: unexpected errors go to `onError` and the
+ * client gets a bare 500.
  *
  * @throws TypeError at construction for invalid options.
  * @example
@@ -90,28 +145,52 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`createPlantHandler: \`${name}\` must be a non-negative integer`);
   }
+  for (const name of ['requestId', 'health'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') throw new TypeError(`createPlantHandler: \`${name}\` must be a boolean`);
+  }
+  const cors: CorsPolicy | undefined = options.cors === undefined ? undefined : createCorsPolicy(options.cors);
+  const requestIds = options.requestId === true;
+  const health = options.health === true;
+  const docs = options.docs === undefined ? undefined : createDocsResponses(options.docs);
+  const ready = health ? createReadinessCheck(store, createOptions.timeoutMs) : undefined;
 
   const bodyTooLarge = errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`);
   const plantsPath = `${basePath}/plants`;
   const documentPath = `${basePath}/openapi.json`;
   const documents = new Map<string, PlantResponse>();
+  const documentedRoutes = { health, docs: docs !== undefined };
+
+  // The routes of the optional features, by exact path; the docs files under one prefix.
+  const featureRoutes = new Map<string, Route>();
+  if (health) featureRoutes.set(`${basePath}/healthz`, HEALTHZ).set(`${basePath}/readyz`, READYZ);
+  if (docs !== undefined) featureRoutes.set(`${basePath}/docs`, { name: 'docs-file', allow: 'GET', response: docs.page });
+  const docsPrefix = `${basePath}/docs/`;
+  const docsFiles = new Map([...(docs?.files ?? [])].map(([name, response]) => [name, { name: 'docs-file', allow: 'GET', response } satisfies Route]));
+  const featureRoute = (path: string): Route | undefined => {
+    const route = featureRoutes.get(path);
+    if (route !== undefined || docs === undefined || !path.startsWith(docsPrefix)) return route;
+    // The handler owns everything under the docs prefix: an unknown file is its 404, even when mounted.
+    return docsFiles.get(path.slice(docsPrefix.length)) ?? NOT_A_FILE;
+  };
+  // Without health or docs, a path that is neither route costs no lookup.
+  const anyFeature = featureRoutes.size > 0;
 
   function documentResponse(request: PlantRequest): PlantResponse {
     const serverUrl = `${request.mountPath ?? ''}${basePath}` || '/';
     let response = documents.get(serverUrl);
     if (response === undefined) {
-      response = { status: 200, headers: JSON_HEADERS, body: JSON.stringify(createOpenApiDocument(serverUrl)) };
+      response = { status: 200, headers: JSON_HEADERS, body: JSON.stringify(createOpenApiDocument(serverUrl, documentedRoutes)) };
       if (documents.size < MAX_CACHED_DOCUMENTS) documents.set(serverUrl, response);
     }
     return response;
   }
 
-  function report(error: Failure, request: PlantRequest): PlantResponse {
-    if (error.cause !== undefined) safely(() => onError(error.cause, { request, kind: 'storage-unavailable' }));
-    return errorResponse(error.kind, error.message);
+  function report(error: Failure, request: PlantRequest, requestId: string | undefined, headers?: Readonly<Record<string, string>>): PlantResponse {
+    if (error.cause !== undefined) safely(() => onError(error.cause, context(request, 'storage-unavailable', requestId)));
+    return errorResponse(error.kind, error.message, headers);
   }
 
-  async function createFromRequest(request: PlantRequest): Promise<PlantResponse> {
+  async function createFromRequest(request: PlantRequest, requestId: string | undefined): Promise<PlantResponse> {
     const credential = readBearerCredential(request.header('authorization'));
     if (credential.kind === 'missing') return UNAUTHENTICATED;
     if (credential.kind === 'malformed') return TOKEN_REJECTED;
@@ -125,25 +204,80 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     if (!isJsonMediaType(request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
 
     const parsed = parseNewPlant(body.bytes);
-    if (!parsed.ok) return report(parsed.error, request);
+    if (!parsed.ok) return report(parsed.error, request, requestId);
     const created = await createPlant(store, parsed.value, createOptions);
-    if (!created.ok) return report(created.error, request);
+    if (!created.ok) return report(created.error, request, requestId);
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
   }
 
+  async function readiness(request: PlantRequest, requestId: string | undefined): Promise<PlantResponse> {
+    const failure = await ready!();
+    return failure === undefined ? READY : report(failure, request, requestId, NO_STORE);
+  }
+
+  /** The answer on a known route, in the order of checks after routing and preflights. */
+  function answer(request: PlantRequest, route: Route, requestId: string | undefined): Promise<PlantResponse> {
+    // Alive while draining: a process that finishes its requests must not be restarted for it.
+    if (route === HEALTHZ) return Promise.resolve(request.method === 'GET' ? ALIVE : GET_ONLY);
+    if (route === NOT_A_FILE) return Promise.resolve(NO_SUCH_FILE);
+    if (request.draining === true) return Promise.resolve(SHUTTING_DOWN);
+    if (route.allow === 'GET') {
+      if (request.method !== 'GET') return Promise.resolve(GET_ONLY);
+      if (route === DOCUMENT) return Promise.resolve(documentResponse(request));
+      if (route === READYZ) return readiness(request, requestId);
+      return Promise.resolve(route.response!);
+    }
+    if (request.method !== 'POST') return Promise.resolve(POST_ONLY);
+    // The one place where an unexpected throw becomes an answer.
+    return createFromRequest(request, requestId).then(undefined, (error: unknown) => {
+      safely(() => onError(error, context(request, 'internal', requestId)));
+      return INTERNAL;
+    });
+  }
+
+  /** {@link answer} with the headers of CORS and request ids, and CORS preflights. */
+  function answerWithHeaders(request: PlantRequest, route: Route | undefined): Promise<PlantResponse> {
+    const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
+    const origin = cors === undefined ? undefined : request.header('origin');
+    if (
+      cors !== undefined &&
+      route !== undefined &&
+      route !== NOT_A_FILE &&
+      origin !== undefined &&
+      request.method === 'OPTIONS' &&
+      request.header('access-control-request-method') !== undefined
+    ) {
+      return Promise.resolve(withHeaders(cors.preflight(origin, route.allow), undefined, requestId));
+    }
+    const corsHeaders = cors?.responseHeaders(origin);
+    const answered = route === undefined ? Promise.resolve(NOT_FOUND) : answer(request, route, requestId);
+    return answered.then((response) => withHeaders(response, corsHeaders, requestId));
+  }
+
+  const decorated = cors !== undefined || requestIds;
   return function handlePlantRequest(request) {
     // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
     const path = routePath(request.url);
-    if (path !== plantsPath && path !== documentPath) return Promise.resolve(NOT_FOUND);
-    if (request.draining === true) return Promise.resolve(SHUTTING_DOWN);
-    if (path === documentPath) return Promise.resolve(request.method === 'GET' ? documentResponse(request) : GET_ONLY);
-    if (request.method !== 'POST') return Promise.resolve(POST_ONLY);
-    // The one place where an unexpected throw becomes an answer.
-    return createFromRequest(request).then(undefined, (error: unknown) => {
-      safely(() => onError(error, { request, kind: 'internal' }));
-      return INTERNAL;
-    });
+    const route = path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : anyFeature ? featureRoute(path) : undefined;
+    if (decorated) return answerWithHeaders(request, route);
+    return route === undefined ? Promise.resolve(NOT_FOUND) : answer(request, route, undefined);
   };
+}
+
+function context(request: PlantRequest, kind: ErrorContext['kind'], requestId: string | undefined): ErrorContext {
+  return requestId === undefined ? { request, kind } : { request, kind, requestId };
+}
+
+/**
+ * `response` with `extra` headers and an `x-request-id`, in a new headers
+ * object: the shared answers are never changed, and without the features
+ * they are sent as they are.
+ */
+function withHeaders(response: PlantResponse, extra: Readonly<Record<string, string>> | undefined, requestId: string | undefined): PlantResponse {
+  if (extra === undefined && requestId === undefined) return response;
+  const headers: Record<string, string> = { ...response.headers, ...extra };
+  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  return { ...response, headers };
 }
 
 function normaliseBasePath(basePath: string): string {

@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'malformed-request'
   | 'unauthenticated'
   | 'token-rejected'
+  | 'origin-not-allowed'
   | 'not-found'
   | 'method-not-allowed'
   | 'conflict'
@@ -43,6 +44,7 @@ export const errorTable = {
   'malformed-request': { status: 400, code: 1005, when: 'not a valid HTTP request (standalone Node server)' },
   unauthenticated: { status: 401, code: 1100, when: 'no credentials: no Authorization header, another scheme, or an empty token' },
   'token-rejected': { status: 401, code: 1101, when: 'the token was rejected' },
+  'origin-not-allowed': { status: 403, code: 1102, when: 'a CORS preflight from an origin that is not allowed (only with the `cors` option)' },
   'not-found': { status: 404, code: 1200, when: 'no such route' },
   'method-not-allowed': { status: 405, code: 1201, when: 'method not allowed on this route' },
   conflict: { status: 409, code: 1300, when: 'a plant with this id exists with different content' },

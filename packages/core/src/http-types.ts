@@ -40,7 +40,11 @@ export interface PlantResponse {
   readonly status: number;
   /** Lowercase header names; shared between responses, so never mutate. */
   readonly headers: Readonly<Record<string, string>>;
-  /** A JSON document: a Plant, an Error or the OpenAPI document. */
+  /**
+   * The body as text: a JSON document (a Plant, an Error, the OpenAPI document,
+   * a health answer), the HTML or a file of the docs page, or empty (an allowed
+   * CORS preflight). Its type is in the `content-type` header, when there is one.
+   */
   readonly body: string;
   /**
    * True when the path is not one this handler serves: a host framework

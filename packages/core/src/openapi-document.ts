@@ -6,6 +6,14 @@ import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
 /** An OpenAPI 3.1 document, as plain JSON data. */
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;
 
+/** The optional routes a handler serves, for {@link createOpenApiDocument} to list. */
+export interface DocumentedRoutes {
+  /** `GET /healthz` and `GET /readyz` (the handler's `health` option). */
+  readonly health?: boolean;
+  /** `GET /docs` and `GET /docs/{file}` (the handler's `docs` option). */
+  readonly docs?: boolean;
+}
+
 const conversion: ConversionConfig = {
   target: 'draft-2020-12',
   // JSON numbers cannot hold every int64 exactly, so the range is stated by `format`.
@@ -31,6 +39,7 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   // The seed labels its one error response "unexpected error".
   400: ['BadRequest', 'unexpected error'],
   401: ['Unauthorized', 'Unauthorized'],
+  403: ['Forbidden', 'Forbidden: a CORS preflight from an origin that is not allowed'],
   404: ['NotFound', 'Not Found: the path is not a route'],
   405: ['MethodNotAllowed', 'Method Not Allowed on this path'],
   408: ['RequestTimeout', 'Request Timeout'],
@@ -43,9 +52,16 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   507: ['InsufficientStorage', 'Insufficient Storage'],
 };
 
-// Routing, and the HTTP server itself for requests it cannot read, answer
-// before any operation runs, so these belong to no operation.
-const ROUTING_KINDS: readonly ErrorKind[] = ['not-found', 'method-not-allowed', 'malformed-request', 'request-timeout', 'headers-too-large'];
+// Routing, CORS preflights, and the HTTP server itself for requests it cannot
+// read, answer before any operation runs, so these belong to no operation.
+const ROUTING_KINDS: readonly ErrorKind[] = [
+  'not-found',
+  'method-not-allowed',
+  'origin-not-allowed',
+  'malformed-request',
+  'request-timeout',
+  'headers-too-large',
+];
 
 function errorResponses(): Record<string, unknown> {
   const byStatus = new Map<number, ErrorKind[]>();
@@ -100,11 +116,12 @@ function createErrorStatuses(): number[] {
  * valibot schemas that validate requests, so the two cannot drift.
  *
  * @param serverUrl Where the routes live, e.g. `/api`; the document's `servers`.
+ * @param routes The optional routes the handler serves (health, docs); none by default.
  * @example
  * const document = createOpenApiDocument('/api');
  * document.paths['/plants'].post.requestBody; // NewPlant, required
  */
-export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
+export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes = {}): OpenApiDocument {
   const errorRefs = Object.fromEntries(createErrorStatuses().map((status) => [String(status), { $ref: `#/components/responses/${RESPONSES[status]![0]}` }]));
   return {
     openapi: '3.1.0',
@@ -114,7 +131,7 @@ export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
       description: [
         'A sample plant store interface: one operation, which creates a plant.',
         '',
-        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`). The standalone Node server answers requests it cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
+        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`); where CORS is configured, a preflight from an origin that is not allowed gets 403 (code 1102, `#/components/responses/Forbidden`). The standalone Node server answers requests it cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -144,6 +161,8 @@ export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
           },
         },
       },
+      ...(routes.health === true ? HEALTH_PATHS : {}),
+      ...(routes.docs === true ? DOCS_PATHS : {}),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -156,3 +175,56 @@ export function createOpenApiDocument(serverUrl = '/'): OpenApiDocument {
     },
   };
 }
+
+const statusBody = (value: string) => ({
+  'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: value } } } },
+});
+
+const HEALTH_PATHS = {
+  '/healthz': {
+    get: {
+      operationId: 'checkLiveness',
+      summary: 'Liveness',
+      description: 'Answers 200 while the process serves, also while it drains for shutdown. No authentication.',
+      security: [],
+      responses: { '200': { description: 'The process is alive.', content: statusBody('ok') } },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'checkReadiness',
+      summary: 'Readiness',
+      description:
+        'Answers 200 when the store answers; 503 while the server drains for shutdown, or when the store fails or does not answer in time. No authentication.',
+      security: [],
+      responses: {
+        '200': { description: 'The service can take creates.', content: statusBody('ready') },
+        '503': { $ref: '#/components/responses/ServiceUnavailable' },
+      },
+    },
+  },
+};
+
+const DOCS_PATHS = {
+  '/docs': {
+    get: {
+      operationId: 'getDocsPage',
+      summary: 'API reference page',
+      description: 'An HTML page that shows this document; it loads its files from `/docs/{file}` and nothing from any other origin. No authentication.',
+      security: [],
+      responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  },
+  '/docs/{file}': {
+    get: {
+      operationId: 'getDocsFile',
+      summary: 'A file of the API reference page',
+      security: [],
+      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'The file, with its own content type.', content: { '*/*': { schema: { type: 'string' } } } },
+        '404': { $ref: '#/components/responses/NotFound' },
+      },
+    },
+  },
+};

@@ -18,6 +18,7 @@ export type InsertResult = { readonly status: 'inserted' } | { readonly status: 
  * const store: PlantStore = {
  *   async insertIfAbsent(id, plant) { ... },
  *   async get(id) { ... },
+ *   async ready() { ... }, // optional
  * };
  */
 export interface PlantStore {
@@ -30,4 +31,11 @@ export interface PlantStore {
   insertIfAbsent(id: bigint, plant: Plant): InsertResult | Promise<InsertResult>;
   /** The plant stored under `id`, if any. */
   get(id: bigint): Promise<Plant | undefined>;
+  /**
+   * Returns (or resolves) when the store can serve right now, throws (or
+   * rejects) when it cannot: a cheap round trip to its database, such as
+   * `select 1`. `GET {base}/readyz` asks it, within the handler's
+   * `storeTimeoutMs`. Optional: a store without it counts as always ready.
+   */
+  ready?(): void | Promise<void>;
 }

@@ -32,4 +32,5 @@ declare function clearTimeout(handle: unknown): void;
 
 interface Crypto {
   getRandomValues<T extends Uint8Array>(array: T): T;
+  randomUUID(): string;
 }

@@ -7,7 +7,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const server = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +22,7 @@ function installed() {
   const manifests = [
     'pnpm-lock.yaml',
     'package.json',
-    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'server'].map(
+    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page', 'server'].map(
       (name) => `packages/${name}/package.json`,
     ),
   ];
@@ -38,11 +38,34 @@ function installServing() {
 
 // Every workspace package from its sources, so nothing has to be built first.
 const alias = Object.fromEntries(
-  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1'].map((name) => [
+  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page'].map((name) => [
     `@plant-store/${name}`,
     join(root, 'packages', name, 'src/index.ts'),
   ]),
 );
+
+/**
+ * `<file>?raw` imports (the docs page's Swagger UI files) as the file's text,
+ * as the docs page's own build embeds them: without a trailing source map
+ * comment, which a browser would follow to a map that is not served, and
+ * which Node would take for the bundle's own.
+ * @type {import('esbuild').Plugin}
+ */
+const rawText = {
+  name: 'raw-text',
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, async (args) => {
+      const found = await build.resolve(args.path.slice(0, -'?raw'.length), { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer });
+      return found.errors.length > 0 ? { errors: found.errors } : { path: found.path, namespace: 'raw-text', watchFiles: [found.path] };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => {
+      const text = readFileSync(args.path, 'utf8').trimEnd();
+      const lineStart = text.lastIndexOf('\n') + 1;
+      const comment = /^(?:\/\/[#@] sourceMappingURL=\S*|\/\*[#@] sourceMappingURL=\S*?\s*\*\/)$/.test(text.slice(lineStart));
+      return { contents: comment ? `${text.slice(0, lineStart).trimEnd()}\n` : `${text}\n`, loader: 'text' };
+    });
+  },
+};
 
 /** @typedef {[name: string, entry: string, platform: 'node' | 'neutral']} Bundle */
 /** Loaded only when a bundle is stale. @type {typeof import('esbuild') | undefined} */
@@ -88,17 +111,24 @@ async function bundle([name, entry, platform]) {
       : // A bundled CommonJS dependency may still call require() for Node built-ins.
         { banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } }),
     alias,
+    plugins: [rawText],
     metafile: true,
     sourcemap: true,
     logLevel: 'warning',
   });
   // This script too: a change in how bundles are built makes them stale.
-  const inputs = [fileURLToPath(import.meta.url), ...Object.keys(result.metafile?.inputs ?? {}).map((input) => join(process.cwd(), input))];
+  // Inputs are relative to the working directory, raw files absolute after their namespace.
+  const inputs = [
+    fileURLToPath(import.meta.url),
+    ...Object.keys(result.metafile?.inputs ?? {}).map((input) => resolve(process.cwd(), input.replace(/^raw-text:/, ''))),
+  ];
   writeFileSync(inputsFile, JSON.stringify(inputs));
   return outfile;
 }
 
 const runtime = process.argv[2] ?? 'node';
+// What follows the runtime is the server's own (`pnpm start --help`).
+const serverArgs = process.argv.slice(3);
 const chosen = RUNTIMES[runtime];
 if (chosen === undefined) {
   console.error(`plant-store: unknown runtime ${runtime}; expected one of ${Object.keys(RUNTIMES).join(', ')}`);
@@ -111,7 +141,9 @@ for (const entry of chosen) files.push(await bundle(entry));
 if (esbuild !== undefined) esbuild.stop();
 
 if (runtime === 'node' || runtime === 'workerd') {
-  // In this process: one start of Node is enough. The launcher comes first.
+  // In this process: one start of Node is enough. The launcher comes first,
+  // and reads its arguments from process.argv as if it had been run itself.
+  process.argv.splice(2, 1);
   await import(pathToFileURL(/** @type {string} */ (files[0])).href);
 } else {
   // Bun and Deno come from the registry packages the test install brings.
@@ -122,11 +154,11 @@ if (runtime === 'node' || runtime === 'workerd') {
   // Deno: the variables the server reads (postgres.js reads PG… ones), and the default store's directory.
   const deno = [
     '--allow-net',
-    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PG*',
+    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PG*',
     '--allow-read=.plant-store',
     '--allow-write=.plant-store',
   ];
-  const args = runtime === 'bun' ? [file] : ['run', ...deno, file];
+  const args = runtime === 'bun' ? [file, ...serverArgs] : ['run', ...deno, file, ...serverArgs];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });
   // The signal reaches the whole foreground group; wait for the server's own graceful stop.
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));

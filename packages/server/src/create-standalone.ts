@@ -1,7 +1,8 @@
 import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
 import type { PlantHandlerOptions } from '@plant-store/core';
-import { accessLogLine } from './access-log.ts';
+import { formatAccessLog } from './format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
+import { standaloneHandlerOptions } from './standalone-handler-options.ts';
 
 /**
  * What a standalone server serves, given its configuration: the launchers'
@@ -23,9 +24,9 @@ export interface Standalone {
 /**
  * Builds what every standalone Fetch runtime (Bun, Deno, workerd) serves: the
  * same configuration from the same variables, the same handler, the same
- * access-log lines as the Node server.
+ * access-log lines as the Node server, in the configured format.
  *
- * @param log Receives one access-log line per request.
+ * @param log Receives one access-log line per request (the answers of a request deadline and of draining included).
  * @param build What to serve, given the settings.
  * @param config The settings, when the caller has read them already.
  */
@@ -35,14 +36,24 @@ export function createStandalone(
   build: BuildOptions,
   config: StandaloneConfig = readStandaloneConfig(env),
 ): Standalone {
-  const handler = createFetchHandler(build(config, env));
+  const handler = createFetchHandler(standaloneHandlerOptions(config, build(config, env)));
   if (!config.accessLog) return { config, fetch: handler };
+  const format = formatAccessLog(config.logFormat);
   return {
     config,
     async fetch(request, context) {
       const started = performance.now();
       const response = await handler(request, context);
-      log(accessLogLine(request.method, pathAndQuery(request.url), response.status, performance.now() - started));
+      const ms = performance.now() - started;
+      log(
+        format({
+          method: request.method,
+          url: pathAndQuery(request.url),
+          status: response.status,
+          ms,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+        }),
+      );
       return response;
     },
   };

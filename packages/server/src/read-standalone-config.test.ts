@@ -34,6 +34,33 @@ describe('readStandaloneConfig', () => {
     expect(withDatabase.store).toEqual({ kind: 'postgres', url: 'postgres://u:secret@db/plants' });
   });
 
+  it('defaults to text logs, the docs page on and CORS off', () => {
+    const config = readStandaloneConfig({ PLANT_STORE_TOKENS: 't' });
+    expect([config.logFormat, config.docs, config.corsOrigins]).toEqual(['text', true, []]);
+  });
+
+  it('reads the log format, the docs switch and the CORS origins, in any case', () => {
+    const config = readStandaloneConfig({
+      PLANT_STORE_TOKENS: 't',
+      PLANT_STORE_LOG_FORMAT: ' JSON ',
+      PLANT_STORE_DOCS: 'Off',
+      PLANT_STORE_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+    });
+    expect([config.logFormat, config.docs, config.corsOrigins]).toEqual(['json', false, ['https://app.example.com', 'http://localhost:5173']]);
+    expect(readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_LOG_FORMAT: '', PLANT_STORE_DOCS: 'ON' })).toMatchObject({
+      logFormat: 'text',
+      docs: true,
+    });
+  });
+
+  it('refuses a log format, a docs switch or an origin that cannot work, naming the variable', () => {
+    expect(() => readStandaloneConfig({ PLANT_STORE_LOG_FORMAT: 'xml' })).toThrow('PLANT_STORE_LOG_FORMAT: expected text or json, got "xml"');
+    expect(() => readStandaloneConfig({ PLANT_STORE_DOCS: 'no' })).toThrow('PLANT_STORE_DOCS: expected on or off, got "no"');
+    expect(() => readStandaloneConfig({ PLANT_STORE_CORS_ORIGINS: 'https://a.example/api' })).toThrow(
+      /^PLANT_STORE_CORS_ORIGINS: .*"https:\/\/a\.example\/api"$/,
+    );
+  });
+
   it('refuses a port or a token that cannot work', () => {
     expect(() => readStandaloneConfig({ PORT: 'http' })).toThrow(/PORT/);
     expect(() => readStandaloneConfig({ PORT: '70000' })).toThrow(/PORT/);

@@ -1,5 +1,9 @@
 import { staticTokens, type Authenticate } from '@plant-store/core';
+import { parseCorsOrigins } from './parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './parse-database-url.ts';
+
+/** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
+export type LogFormat = 'text' | 'json';
 
 /** Environment variables a standalone server reads; all optional. */
 export interface StandaloneEnv {
@@ -9,6 +13,9 @@ export interface StandaloneEnv {
   readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
   readonly PLANT_STORE_DATABASE_URL?: string | undefined;
   readonly PLANT_STORE_WORKERS?: string | undefined;
+  readonly PLANT_STORE_LOG_FORMAT?: string | undefined;
+  readonly PLANT_STORE_CORS_ORIGINS?: string | undefined;
+  readonly PLANT_STORE_DOCS?: string | undefined;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -23,6 +30,12 @@ export interface StandaloneConfig {
   readonly store: StoreChoice;
   /** Processes serving one port (`PLANT_STORE_WORKERS`, Node); 1 unless set. */
   readonly workers: number;
+  /** How every log line is written (`PLANT_STORE_LOG_FORMAT`); `text` unless set. */
+  readonly logFormat: LogFormat;
+  /** Origins allowed by CORS (`PLANT_STORE_CORS_ORIGINS`), as browsers send them, or `*` for all; empty: CORS off. */
+  readonly corsOrigins: readonly string[] | '*';
+  /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless `off`. */
+  readonly docs: boolean;
 }
 
 /**
@@ -30,10 +43,12 @@ export interface StandaloneConfig {
  * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
  * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
  * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
- * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`)
- * and `PLANT_STORE_WORKERS` (processes on one port; they need a shared store).
+ * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`),
+ * `PLANT_STORE_WORKERS` (processes on one port; they need a shared store),
+ * `PLANT_STORE_LOG_FORMAT` (`text` or `json`), `PLANT_STORE_CORS_ORIGINS`
+ * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (`on` or `off`).
  *
- * @throws TypeError for a port, token or database URL that cannot work, so a server refuses to start.
+ * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
  */
 export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -63,6 +78,9 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
       `PLANT_STORE_WORKERS: ${workers} processes need a store they share (sqlite: or postgres://); with memory: each would keep its own plants`,
     );
   }
+  const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
+  const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
+  const docs = oneOf('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, ['on', 'off'] as const) === 'on';
   return {
     host,
     port,
@@ -70,8 +88,19 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     accessLog,
     store,
     workers,
+    logFormat,
+    corsOrigins,
+    docs,
     ...(generatedToken === undefined ? {} : { generatedToken }),
   };
+}
+
+/** The value of a switch, any case; unset or empty is the first choice, the default. */
+function oneOf<const T extends string>(name: string, value: string | undefined, choices: readonly [T, ...T[]]): T {
+  const text = value?.trim().toLowerCase() || choices[0];
+  const chosen = choices.find((choice) => choice === text);
+  if (chosen === undefined) throw new TypeError(`${name}: expected ${choices.join(' or ')}, got ${JSON.stringify(value?.trim())}`);
+  return chosen;
 }
 
 function randomToken(): string {

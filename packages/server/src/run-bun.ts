@@ -3,7 +3,8 @@ import { createDrainingFetch, withRequestDeadline } from './create-draining-fetc
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
-import { startupLines } from './startup-lines.ts';
+import { formatLogRecords } from './format-log-records.ts';
+import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 
 interface BunServer {
@@ -49,7 +50,7 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     const draining = createDrainingFetch(fetch);
     const guarded = withRequestDeadline(draining.fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
     const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, fetch: (request) => guarded(request) });
-    console.log(startupLines(config, server.url.origin, served.store).join('\n'));
+    console.log(formatLogRecords(startupRecords(config, server.url.origin, served.store), config.logFormat));
     const stop = draining.stopper(
       () => server.stop().then(() => served.close()),
       () => process.exit(0),
@@ -57,6 +58,6 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (error) {
-    stopOnStartError(error);
+    stopOnStartError(error, Bun.env);
   }
 }

@@ -1,12 +1,14 @@
 import cluster, { type Worker } from 'node:cluster';
 import { isSqliteAvailable } from '@plant-store/store-sqlite';
+import { formatLogRecords, type LogRecord } from './format-log-records.ts';
 import type { StandaloneConfig } from './read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
+import { generatedTokenLine } from './startup-lines.ts';
 
-/** What a worker tells the primary once it listens: the lines to print at start. */
+/** What a worker tells the primary once it listens: what to print at start. */
 export interface ListeningMessage {
   readonly type: 'plant-store:listening';
-  readonly lines: readonly string[];
+  readonly records: readonly LogRecord[];
 }
 
 /**
@@ -38,10 +40,12 @@ export async function runCluster(config: StandaloneConfig): Promise<void> {
     worker.on('message', (message: ListeningMessage) => {
       if (message?.type !== 'plant-store:listening' || announced) return;
       announced = true;
-      const [first, ...rest] = message.lines;
-      const tokenLine =
-        config.generatedToken === undefined ? [] : [`plant-store: PLANT_STORE_TOKENS is not set; the only accepted token is ${config.generatedToken}`];
-      console.log([`${first} with ${config.workers} processes`, ...rest, ...tokenLine].join('\n'));
+      const [first, ...rest] = message.records;
+      if (first === undefined) return;
+      // Workers were handed the made token as if configured, so only the primary knows to print it.
+      const token: LogRecord[] = config.generatedToken === undefined ? [] : [{ level: 'warn', msg: generatedTokenLine(config.generatedToken) }];
+      const listening: LogRecord = { ...first, msg: `${first.msg} with ${config.workers} processes`, fields: { ...first.fields, workers: config.workers } };
+      console.log(formatLogRecords([listening, ...rest, ...token], config.logFormat));
     });
     return worker;
   };
@@ -50,7 +54,9 @@ export async function runCluster(config: StandaloneConfig): Promise<void> {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    console.error(`plant-store: worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    console.error(
+      formatLogRecords([{ level: 'error', msg: `plant-store: worker ${worker.process.pid} ended (${signal ?? code}); starting another` }], config.logFormat),
+    );
     fork();
   });
   for (let i = 0; i < config.workers; i++) fork();

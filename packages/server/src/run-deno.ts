@@ -3,7 +3,9 @@ import { createDrainingFetch, withRequestDeadline } from './create-draining-fetc
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
-import { startupLines } from './startup-lines.ts';
+import { STANDALONE_VARIABLES } from './standalone-variables.ts';
+import { formatLogRecords } from './format-log-records.ts';
+import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 
 declare const Deno: {
@@ -24,8 +26,8 @@ interface DenoServer {
 /** How long a failed accept loop waits before listening again. */
 const RESTART_DELAY_MS = 250;
 
-/** The only variables read; Deno runs with `--allow-env` for exactly these. */
-const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG', 'PLANT_STORE_DATABASE_URL'] as const;
+/** The only variables read (Node's and workerd's own left out); Deno runs with `--allow-env` for exactly these. */
+const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only === undefined).map((variable) => variable.name);
 
 /**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`, or `runDeno()` from
@@ -41,10 +43,10 @@ const VARIABLES = ['HOST', 'PORT', 'PLANT_STORE_TOKENS', 'PLANT_STORE_ACCESS_LOG
  * @param extraVariables More variables `build` reads (each needs `--allow-env`).
  */
 export async function runDeno(build?: BuildOptions, extraVariables: readonly string[] = []): Promise<void> {
+  const read: Record<string, string | undefined> = {};
+  const env = read as StandaloneEnv;
   try {
-    const read: Record<string, string | undefined> = {};
     for (const name of [...VARIABLES, ...extraVariables]) read[name] = Deno.env.get(name);
-    const env = read as StandaloneEnv;
     const config = readStandaloneConfig(env);
     const served = await openServed(config, env, build);
     const { fetch } = createStandalone(
@@ -70,14 +72,15 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
             port = bound;
             if (!first) return;
             const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}`;
-            console.log(startupLines(config, url, served.store).join('\n'));
+            console.log(formatLogRecords(startupRecords(config, url, served.store), config.logFormat));
           },
         },
         (request) => guarded(request),
       );
       server.finished.catch((error: unknown) => {
         if (stopping) return;
-        console.error(`plant-store: Deno.serve stopped accepting (${error instanceof Error ? error.message : String(error)}); listening again`);
+        const msg = `plant-store: Deno.serve stopped accepting (${error instanceof Error ? error.message : String(error)}); listening again`;
+        console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
         setTimeout(() => restart(), RESTART_DELAY_MS);
       });
       return server;
@@ -87,7 +90,8 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
       try {
         current = start(false);
       } catch (error) {
-        console.error(`plant-store: cannot listen again yet (${error instanceof Error ? error.message : String(error)})`);
+        const msg = `plant-store: cannot listen again yet (${error instanceof Error ? error.message : String(error)})`;
+        console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
         setTimeout(restart, RESTART_DELAY_MS);
       }
     };
@@ -102,6 +106,6 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     Deno.addSignalListener('SIGINT', stop);
     Deno.addSignalListener('SIGTERM', stop);
   } catch (error) {
-    stopOnStartError(error);
+    stopOnStartError(error, env);
   }
 }

@@ -2,9 +2,12 @@ import cluster from 'node:cluster';
 import type { BuildOptions } from './create-standalone.ts';
 import { runCluster, type ListeningMessage } from './run-cluster.ts';
 import { openServed } from './open-served.ts';
+import { formatLogRecords } from './format-log-records.ts';
+import { logWarningsAsJson } from './log-warnings-as-json.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { serve } from './serve.ts';
-import { startupLines } from './startup-lines.ts';
+import { standaloneHandlerOptions } from './standalone-handler-options.ts';
+import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 
 /**
@@ -18,21 +21,23 @@ import { stopOnStartError } from './stop-on-start-error.ts';
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  */
 export async function runNode(build?: BuildOptions): Promise<void> {
+  const env = process.env as StandaloneEnv;
   try {
-    const env = process.env as StandaloneEnv;
     const config = readStandaloneConfig(env);
+    if (config.logFormat === 'json') logWarningsAsJson();
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     const served = await openServed(config, env, build);
     const running = await serve({
-      ...served.options,
+      ...standaloneHandlerOptions(config, served.options),
       host: config.host,
       port: config.port,
+      logFormat: config.logFormat,
       ...(config.accessLog ? {} : { accessLog: false as const }),
     });
-    const lines = startupLines(config, running.url, served.store);
+    const records = startupRecords(config, running.url, served.store);
     // A worker of several tells the primary, which prints one startup block for all.
-    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', lines } satisfies ListeningMessage);
-    else console.log(lines.join('\n'));
+    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', records } satisfies ListeningMessage);
+    else console.log(formatLogRecords(records, config.logFormat));
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         void running
@@ -42,6 +47,6 @@ export async function runNode(build?: BuildOptions): Promise<void> {
       });
     }
   } catch (error) {
-    stopOnStartError(error);
+    stopOnStartError(error, env);
   }
 }

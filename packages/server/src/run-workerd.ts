@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { readStandaloneConfig } from './read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
-import { startupLines } from './startup-lines.ts';
+import { formatLogRecords } from './format-log-records.ts';
+import { startupRecords } from './startup-lines.ts';
 
 /** Where `runWorkerd` keeps its D1 database unless `PLANT_STORE_D1_DIR` says otherwise, under the working directory. */
 export const DEFAULT_D1_DIR = '.plant-store/d1';
@@ -63,10 +64,10 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     host: '127.0.0.1',
     port: 0,
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
-    unsafeHandleRuntimeRestart: () =>
-      console.error(
-        `plant-store: workerd stopped unexpectedly and was started again on the same port; ${d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept'}`,
-      ),
+    unsafeHandleRuntimeRestart: () => {
+      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept'}`;
+      console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
+    },
     workers: [
       {
         // The served socket: workerd's HTTP server, straight to the guard, which hands requests to the Worker.
@@ -86,6 +87,10 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
           ...bindings,
           PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
           PLANT_STORE_ACCESS_LOG: config.accessLog ? 'on' : 'off',
+          // As read here, so that the Worker cannot disagree with what was checked at start.
+          PLANT_STORE_LOG_FORMAT: config.logFormat,
+          PLANT_STORE_CORS_ORIGINS: config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
+          PLANT_STORE_DOCS: config.docs ? 'on' : 'off',
         },
         // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
         ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
@@ -102,7 +107,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   await miniflare.ready;
   const url = await miniflare.unsafeGetDirectURL('plant-store-guard');
   const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
-  console.log(startupLines(config, url.origin, store).join('\n'));
+  console.log(formatLogRecords(startupRecords(config, url.origin, store), config.logFormat));
 }
 
 /**

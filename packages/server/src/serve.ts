@@ -2,9 +2,12 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpSe
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
-import { PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
-import { accessLogLine, batchLines } from './access-log.ts';
+import { isRequestId, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
+import { batchLines } from './access-log.ts';
+import { formatAccessLog, type AccessLogEntry } from './format-access-log.ts';
+import type { LogFormat } from './read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
+import { takeRequestId } from './take-request-id.ts';
 
 /** Options of {@link serve}: the handler's options plus the server's own. */
 export interface ServeOptions extends NodeHandlerOptions {
@@ -20,6 +23,12 @@ export interface ServeOptions extends NodeHandlerOptions {
   readonly shutdownTimeoutMs?: number;
   /** Receives one line per request; `false` turns the access log off. Default: stdout. */
   readonly accessLog?: ((line: string) => void) | false;
+  /**
+   * How access-log lines are written: `text` (`POST /plants 200 0.4ms`) or
+   * `json` (one object per line, with the request id when the `requestId`
+   * option is on). Default `text`.
+   */
+  readonly logFormat?: LogFormat;
 }
 
 /** A running standalone server. */
@@ -53,21 +62,25 @@ export interface RunningServer {
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { host = '127.0.0.1', port = 8080, shutdownTimeoutMs = SHUTDOWN_TIMINGS.timeoutMs } = options;
   const handler = createNodeHandler(options);
-  const log = options.accessLog === undefined ? stdoutLog : options.accessLog;
+  const sink = options.accessLog === undefined ? stdoutLog : options.accessLog;
+  const format = formatAccessLog(options.logFormat ?? 'text');
+  const log = sink === false ? false : (entry: AccessLogEntry) => sink(format(entry));
+  const requestIds = options.requestId === true;
   const connections = new WeakMap<Socket, Connection>();
   // Nothing is tracked per request: a refusal finds the answers still owed on
   // its connection through Node's own queue (see whenAnswered).
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIds ? takeRequestId(req) : undefined;
     if (log !== false) {
       const started = performance.now();
-      res.once('finish', () => log(accessLogLine(req.method ?? '', req.url ?? '', res.statusCode, performance.now() - started)));
+      res.once('finish', () => log({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms: performance.now() - started, requestId }));
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
       const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
-      res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+      res.writeHead(status, { ...headers, ...(requestId === undefined ? {} : { 'x-request-id': requestId }), 'content-length': Buffer.byteLength(body) });
       res.end(body);
       return;
     }
@@ -95,7 +108,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     let connection = connections.get(socket);
     if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
-    answerClientError(error, socket, connection, log);
+    answerClientError(error, socket, connection, log, requestIds);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -133,9 +146,10 @@ const CLIENT_ERRORS: Readonly<Record<string, ProtocolErrorKind>> = {
   ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
 };
 
-/** The core's answer as raw HTTP/1.1 bytes, closing the connection; built once per kind. */
-function rawAnswer({ status, headers, body }: PlantResponse): string {
+/** The core's answer as raw HTTP/1.1 bytes, closing the connection; built once per kind, or with a request id. */
+function rawAnswer({ status, headers, body }: PlantResponse, requestId?: string): string {
   const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  if (requestId !== undefined) head.push(`x-request-id: ${requestId}`);
   return [...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n');
 }
 const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
@@ -172,7 +186,13 @@ const REFUSAL_LINGER_MS = 2_000;
  * (a 401 sent before the body), that answer stands and the connection just
  * closes after it.
  */
-function answerClientError(error: Error & { code?: string }, socket: Socket, connection: Connection, log: ((line: string) => void) | false): void {
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Socket,
+  connection: Connection,
+  log: ((entry: AccessLogEntry) => void) | false,
+  requestIds: boolean,
+): void {
   // Node reports again each later byte the broken parser meets, and its
   // timers may fire again: one refusal per connection, cut REFUSAL_LINGER_MS
   // after it is sent.
@@ -195,11 +215,14 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, con
       return;
     }
     const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
-    socket.end(RAW_ANSWERS[kind]);
+    // A request whose head was read already has its id (taken in onRequest); one that has none gets a new one.
+    const given = unreadable?.req.headers['x-request-id'];
+    const requestId = !requestIds ? undefined : typeof given === 'string' && isRequestId(given) ? given : crypto.randomUUID();
+    socket.end(requestId === undefined ? RAW_ANSWERS[kind] : rawAnswer(PROTOCOL_ERRORS[kind], requestId));
     if (log !== false) {
       const { status } = PROTOCOL_ERRORS[kind];
       const ms = performance.now() - connection.acceptedAt;
-      log(unreadable === undefined ? accessLogLine('-', '-', status, ms) : accessLogLine(unreadable.req.method ?? '-', unreadable.req.url ?? '-', status, ms));
+      log({ method: unreadable?.req.method, url: unreadable?.req.url, status, ms, requestId });
     }
   });
 }

@@ -1,9 +1,15 @@
+import { formatLogRecords } from './format-log-records.ts';
+import type { StandaloneEnv } from './read-standalone-config.ts';
+
 /**
- * Ends a standalone Node process whose start failed (a setting that cannot
- * work, a database out of reach) with one line naming the cause and exit 1,
- * never a stack trace.
+ * Ends a standalone process whose start failed (a setting that cannot work, a
+ * database out of reach) with one line naming the cause and exit 1, never a
+ * stack trace. The line is `plant-store: <reason>`, as a JSON object (level
+ * `error`, that line as `msg`) when `PLANT_STORE_LOG_FORMAT` asks for JSON,
+ * even if another setting was what failed.
  */
-export function stopOnStartError(error: unknown): never {
-  console.error(`plant-store: ${error instanceof Error ? error.message : String(error)}`);
+export function stopOnStartError(error: unknown, env: StandaloneEnv = {}): never {
+  const format = env.PLANT_STORE_LOG_FORMAT?.trim().toLowerCase() === 'json' ? 'json' : 'text';
+  console.error(formatLogRecords([{ level: 'error', msg: `plant-store: ${error instanceof Error ? error.message : String(error)}` }], format));
   process.exit(1);
 }

@@ -15,6 +15,8 @@ export interface D1Store extends PlantStore {
    * by the next call.
    */
   migrate(): Promise<void>;
+  /** Resolves once the table exists and D1 answers `SELECT 1`. */
+  ready(): Promise<void>;
 }
 
 const INSERTED: InsertResult = { status: 'inserted' };
@@ -115,6 +117,10 @@ export function createD1Store(db: D1Database, options: D1StoreOptions = {}): D1S
       const key = idText(id);
       await migrate();
       return find(key);
+    },
+    async ready() {
+      await migrate();
+      await db.prepare('SELECT 1').first();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface MemoryStoreOptions {
 export interface MemoryStore extends PlantStore {
   /** Answers at once; see {@link PlantStore.insertIfAbsent}. */
   insertIfAbsent(id: bigint, plant: Plant): InsertResult;
+  /** Always ready: the plants are in this process. */
+  ready(): void;
   /** Plants held. */
   readonly size: number;
   /** Bytes held, as counted against `maxBytes`. */
@@ -90,5 +92,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     get(id) {
       return Promise.resolve(plants.get(keyOf(id)));
     },
+    ready() {},
   };
 }

@@ -22,6 +22,8 @@ export interface PostgresStoreOptions {
 
 /** A {@link PlantStore} on PostgreSQL; `close()` ends its pool. */
 export interface PostgresStore extends PlantStore {
+  /** Resolves once `select 1` answers, within `statementTimeoutMs` (waiting for a connection included). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -168,6 +170,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async get(id) {
       const [row] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
       return row === undefined ? undefined : read(row);
+    },
+    async ready() {
+      await bounded(sql`SELECT 1`);
     },
     close: () => sql.end({ timeout: 5 }),
   };

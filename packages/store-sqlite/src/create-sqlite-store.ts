@@ -23,6 +23,8 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends PlantStore {
   /** The database file. */
   readonly path: string;
+  /** Resolves once a read of the table succeeds (the file is open and readable); rejects after `close()`. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const db = await openSqlite(options.path);
   let insert: SqliteStatement;
   let select: SqliteStatement;
+  let probe: SqliteStatement;
   try {
     // First of all: with no busy timeout, a second process opening the file
     // fails at once with "database is locked".
@@ -89,6 +92,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     )`);
     insert = db.prepare(`INSERT INTO ${table} (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`);
     select = db.prepare(`SELECT name, tag FROM ${table} WHERE id = ?`);
+    probe = db.prepare(`SELECT 1 FROM ${table} LIMIT 1`);
   } catch (error) {
     db.close();
     throw error;
@@ -152,6 +156,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     get(id) {
       try {
         return Promise.resolve(read(id));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    ready() {
+      if (closed) return Promise.reject(new Error('the SQLite store is closed'));
+      try {
+        // One page of the table: cheap, and it fails when the file can no longer be read.
+        probe.get();
+        return Promise.resolve();
       } catch (error) {
         return Promise.reject(error);
       }

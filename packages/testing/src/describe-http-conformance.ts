@@ -1,6 +1,7 @@
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, DOCS_CONTENT_SECURITY_POLICY } from '@plant-store/core';
+import { CONFORMANCE_DOCS_PAGE, CONFORMANCE_ORIGIN, CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';
 import { send, type RawRequest, type RawResponse } from './http-client.ts';
 import { createResponseValidator } from './validate-response.ts';
 
@@ -344,6 +345,149 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         } finally {
           agent.destroy();
         }
+      });
+    });
+
+    describe('opt-in features (the features scenario)', () => {
+      // Answers are checked against the document the features server publishes, which lists its extra routes.
+      let validateFeatures: ReturnType<typeof createResponseValidator> | undefined;
+      const callFeatures = async (request: RawRequest) => {
+        const response = await send((await server('features')).baseUrl, request);
+        expect(validateFeatures?.(request.method ?? 'POST', request.path, response) ?? ['no document yet']).toEqual([]);
+        return response;
+      };
+      // Preflights belong to no operation of the document; their answers are checked one by one.
+      const preflight = async (path: string, origin: string, method = 'POST') =>
+        send((await server('features')).baseUrl, {
+          method: 'OPTIONS',
+          path,
+          headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+        });
+      const fromApp = { origin: CONFORMANCE_ORIGIN };
+      const varyOrigin = (response: RawResponse) =>
+        String(response.headers['vary'] ?? '')
+          .toLowerCase()
+          .split(/\s*,\s*/)
+          .includes('origin');
+
+      beforeAll(async () => {
+        const published = await send((await server('features')).baseUrl, { method: 'GET', path: '/openapi.json' });
+        expect(published.status).toBe(200);
+        validateFeatures = createResponseValidator(JSON.parse(published.body));
+      });
+
+      it('CORS: answers a preflight from an allowed origin with 200, an empty body and the exact origin', async () => {
+        for (const [path, methods] of [
+          ['/plants', 'POST'],
+          ['/openapi.json', 'GET'],
+          ['/readyz', 'GET'],
+        ] as const) {
+          const response = await preflight(path, CONFORMANCE_ORIGIN);
+          expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 200, body: '' });
+          expect(response.headers['access-control-allow-origin']).toBe(CONFORMANCE_ORIGIN);
+          expect(response.headers['access-control-allow-methods']).toBe(methods);
+          expect(response.headers['access-control-allow-headers']).toBe(CORS_ALLOWED_HEADERS);
+          expect(response.headers['access-control-max-age']).toBe('600');
+          expect(response.headers['access-control-allow-credentials']).toBe('true');
+          expect(varyOrigin(response)).toBe(true);
+          expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        }
+      });
+
+      it('CORS: refuses a preflight from any other origin with 403 (1102), without Access-Control-Allow-Origin', async () => {
+        for (const origin of ['https://evil.example', 'https://app.example.evil', 'http://app.example', 'null']) {
+          const response = await preflight('/plants', origin);
+          expectError(response, 403, 1102);
+          expect(response.headers['access-control-allow-origin']).toBeUndefined();
+          expect(varyOrigin(response)).toBe(true);
+        }
+      });
+
+      it('CORS: every answer to an allowed origin carries the origin and the exposed headers, errors included', async () => {
+        const answers = [
+          await callFeatures({ path: '/plants', headers: { ...OK_HEADERS, ...fromApp }, body: `{"id":${freshId()},"name":"cors"}` }),
+          await callFeatures({ path: '/plants', headers: { ...JSON_TYPE, ...fromApp }, body: '{}' }),
+          await callFeatures({ method: 'GET', path: '/plants', headers: fromApp }),
+          await callFeatures({ method: 'OPTIONS', path: '/plants', headers: fromApp }),
+          await callFeatures({ method: 'GET', path: '/openapi.json', headers: fromApp }),
+        ];
+        expect(answers.map((response) => response.status)).toEqual([200, 401, 405, 405, 200]);
+        for (const response of answers) {
+          expect(response.headers['access-control-allow-origin']).toBe(CONFORMANCE_ORIGIN);
+          expect(response.headers['access-control-expose-headers']).toBe(CORS_EXPOSED_HEADERS);
+          expect(response.headers['access-control-allow-credentials']).toBe('true');
+          expect(varyOrigin(response)).toBe(true);
+        }
+        const other = await callFeatures({
+          path: '/plants',
+          headers: { ...OK_HEADERS, origin: 'https://evil.example' },
+          body: `{"id":${freshId()},"name":"x"}`,
+        });
+        expect(other.status).toBe(200);
+        expect(other.headers['access-control-allow-origin']).toBeUndefined();
+        expect(varyOrigin(other)).toBe(true);
+      });
+
+      it('request ids: echoes a sane X-Request-Id, replaces any other with a new UUID, on every answer', async () => {
+        const sane = 'req-42_a.b:c+/=';
+        const echoed = await callFeatures({ path: '/plants', headers: { ...OK_HEADERS, 'x-request-id': sane }, body: `{"id":${freshId()},"name":"id"}` });
+        expect([echoed.status, echoed.headers['x-request-id']]).toEqual([200, sane]);
+        const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+        const seen = new Set<string>();
+        for (const id of [undefined, '', 'has space', 'x'.repeat(129), 'quote"d', 'a,b']) {
+          const headers: Record<string, string> = { ...JSON_TYPE };
+          if (id !== undefined) headers['x-request-id'] = id;
+          const response = await callFeatures({ path: '/plants', headers, body: '{}' });
+          expectError(response, 401, 1100);
+          const given = String(response.headers['x-request-id']);
+          expect(given).toMatch(uuid);
+          seen.add(given);
+        }
+        expect(seen.size).toBe(6);
+        expect((await callFeatures({ method: 'GET', path: '/readyz', headers: { 'x-request-id': sane } })).headers['x-request-id']).toBe(sane);
+        expect((await callFeatures({ method: 'GET', path: '/docs', headers: { 'x-request-id': sane } })).headers['x-request-id']).toBe(sane);
+      });
+
+      it('health: /healthz and /readyz answer 200 without authentication and are never cached; other methods 405', async () => {
+        const alive = await callFeatures({ method: 'GET', path: '/healthz' });
+        expect([alive.status, alive.body, alive.headers['cache-control']]).toEqual([200, '{"status":"ok"}', 'no-store']);
+        const ready = await callFeatures({ method: 'GET', path: '/readyz?probe=1' });
+        expect([ready.status, ready.body, ready.headers['cache-control']]).toEqual([200, '{"status":"ready"}', 'no-store']);
+        for (const path of ['/healthz', '/readyz']) {
+          const response = await callFeatures({ method: 'POST', path, headers: OK_HEADERS, body: '{}' });
+          expectError(response, 405, 1201);
+          expect(response.headers['allow']).toBe('GET');
+        }
+      });
+
+      it('health: /readyz is 503 (1501) when the store is not ready, and /healthz still 200', async () => {
+        const base = (await server('store-failing')).baseUrl;
+        expectError(await send(base, { method: 'GET', path: '/readyz' }), 503, 1501);
+        expect((await send(base, { method: 'GET', path: '/healthz' })).status).toBe(200);
+      });
+
+      it('docs: serves the page and every file it names without authentication, under a strict Content-Security-Policy', async () => {
+        // A standalone server may serve its own page rather than the scenario's: what is checked holds for any page.
+        const page = await callFeatures({ method: 'GET', path: '/docs' });
+        expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+        const names = [...page.body.matchAll(/<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+        // Only relative references into the page's own files: it reaches no other host.
+        for (const name of names) expect(name).toMatch(/^docs\/[A-Za-z0-9._~/-]+$/);
+        const files = await Promise.all(names.map((name) => callFeatures({ method: 'GET', path: `/${name}` })));
+        for (const response of [page, ...files]) {
+          expect(response.status).toBe(200);
+          expect(response.headers['content-security-policy']).toBe(DOCS_CONTENT_SECURITY_POLICY);
+          expect(response.headers['x-content-type-options']).toBe('nosniff');
+          expect(response.headers['cache-control']).toBeDefined();
+        }
+        if (page.body === CONFORMANCE_DOCS_PAGE.html) {
+          const expected = CONFORMANCE_DOCS_PAGE.files['page.js']!;
+          expect([files[0]!.headers['content-type'], files[0]!.body]).toEqual([expected.contentType, expected.body]);
+        }
+        for (const path of ['/docs/no-such-file.js', '/docs/', '/docs/no-such-file.js/x']) expectError(await callFeatures({ method: 'GET', path }), 404, 1200);
+        const post = await callFeatures({ method: 'POST', path: '/docs', headers: OK_HEADERS, body: '{}' });
+        expectError(post, 405, 1201);
+        expect(post.headers['allow']).toBe('GET');
       });
     });
 

@@ -1,5 +1,5 @@
 export { anyString, int64, invalidCreate, outOfRangeInteger, validCreate } from './arbitraries.ts';
-export { CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from './conformance-scenarios.ts';
+export { CONFORMANCE_DOCS_PAGE, CONFORMANCE_ORIGIN, CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from './conformance-scenarios.ts';
 export { describeHttpConformance, expectError, freshId } from './describe-http-conformance.ts';
 export { describeStoreContract } from './describe-store-contract.ts';
 export { send } from './http-client.ts';
@@ -9,7 +9,7 @@ export { runStoreContract, runStoreContractCheck, STORE_CONTRACT } from './store
 export { createResponseValidator, dereference } from './validate-response.ts';
 
 export type { InvalidCreate, ValidCreate } from './arbitraries.ts';
-export type { ConformanceScenario } from './conformance-scenarios.ts';
+export type { ConformanceOptions, ConformanceScenario } from './conformance-scenarios.ts';
 export type { ConformanceTarget, RunningTarget } from './describe-http-conformance.ts';
 export type { BetweenChunks, RawRequest, RawResponse } from './http-client.ts';
 export type { KeepAliveLoad, LoadOutcome } from './keep-alive-load.ts';

@@ -77,7 +77,8 @@ function expectStrictEqual(actual: unknown, expected: unknown, what: string): vo
 /**
  * The behaviour every {@link PlantStore} must share, one check per entry: exact
  * int64 keys, insert-if-absent that never overwrites, reporting the stored plant
- * on a clash, and exactly one winner among concurrent inserts of an id. Each
+ * on a clash, exactly one winner among concurrent inserts of an id, and a
+ * `ready()`, where the store has one, that answers. Each
  * check expects an empty store of its own. Free of vitest and of Node built-ins.
  *
  * @example
@@ -166,6 +167,20 @@ export const STORE_CONTRACT: readonly StoreContractCheck[] = [
       if (winners.length !== 1) throw new Error(`32 concurrent inserts of 77n: expected 1 to insert, ${winners.length} did (${show(results)})`);
       const stored = await store.get(77n);
       for (const result of results) if (result.status === 'exists') expectEqual(result.existing, stored, 'the plant a losing insert reported');
+    },
+  },
+  {
+    name: 'is ready when it can serve: ready(), where present, answers, also beside inserts, and changes nothing',
+    async check(store) {
+      // Optional: a store without it counts as always ready.
+      if (store.ready === undefined) return;
+      if (typeof store.ready !== 'function') throw new Error(`ready: expected a method, got ${show(store.ready)}`);
+      await store.ready();
+      const [, inserted] = await Promise.all([store.ready(), store.insertIfAbsent(5n, { name: 'ready' }), store.ready()]);
+      expectEqual(inserted, { status: 'inserted' }, 'insertIfAbsent(5n) between two ready() calls');
+      await store.ready();
+      expectEqual(await store.get(5n), { name: 'ready' }, 'get(5n) after ready()');
+      expectEqual(await store.get(6n), undefined, 'get(6n), never stored, after ready()');
     },
   },
 ];

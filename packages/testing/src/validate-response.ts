@@ -26,7 +26,8 @@ export function dereference<T>(document: T): T {
 /**
  * Checks answers against an OpenAPI 3.1 document with Ajv's JSON Schema
  * 2020-12 validator: the status is documented for the operation, the content
- * type is one it lists, the body matches its schema, required headers are
+ * type is one it lists (or within a range it lists), a JSON body matches its
+ * schema (other bodies are text, and not parsed), required headers are
  * there and match theirs. A path the document lacks must answer its
  * `components.responses.NotFound`, a method it lacks `MethodNotAllowed`.
  *
@@ -46,8 +47,22 @@ export function createResponseValidator(document: unknown): (method: string, pat
     return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''}`);
   };
 
+  // Templated paths (`/docs/{file}`) as patterns; a concrete path wins over a template (OpenAPI 3.1 §4.8.8).
+  const templates = Object.keys(paths)
+    .filter((template) => template.includes('{'))
+    .map((template) => ({
+      template,
+      pattern: new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map(escapeRegExp)
+          .join('[^/]+')}$`,
+      ),
+    }));
+  const pathItemOf = (path: string): Json | undefined => paths[path] ?? paths[templates.find(({ pattern }) => pattern.test(path))?.template ?? ''];
+
   return (method, path, response) => {
-    const pathItem = paths[path.split('?')[0]!];
+    const pathItem = pathItemOf(path.split('?')[0]!);
     const operation = pathItem?.[method.toLowerCase()] as Json | undefined;
     let spec: Json | undefined;
     if (pathItem === undefined) spec = response.status === 404 ? shared['NotFound'] : undefined;
@@ -61,9 +76,10 @@ export function createResponseValidator(document: unknown): (method: string, pat
     const type = String(response.headers['content-type'] ?? '')
       .split(';')[0]!
       .trim();
-    const media = content?.[type];
+    // An exact media type first, then a range (`text/*`, `*/*`), as OpenAPI 3.1 §4.8.14 orders them.
+    const media = content?.[type] ?? content?.[`${type.split('/')[0]}/*`] ?? content?.['*/*'];
     if (media === undefined) problems.push(`${where}: content type ${JSON.stringify(type)} not documented`);
-    else {
+    else if (type === 'application/json' || type.endsWith('+json')) {
       let body: unknown;
       try {
         body = JSON.parse(response.body);
@@ -80,4 +96,8 @@ export function createResponseValidator(document: unknown): (method: string, pat
     }
     return problems;
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

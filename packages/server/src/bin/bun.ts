@@ -1,4 +1,10 @@
+import { answerCliArgs } from '../answer-cli-args.ts';
 import { runBun } from '../run-bun.ts';
 
 // The standalone Bun server: `pnpm start:bun`.
-runBun();
+const code = answerCliArgs(process.argv.slice(2), 'Bun', {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+});
+if (code === undefined) void runBun();
+else process.exitCode = code;

@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { answerCliArgs } from '../answer-cli-args.ts';
 import { runWorkerd } from '../run-workerd.ts';
 import { stopOnStartError } from '../stop-on-start-error.ts';
 
 // The standalone workerd server: `pnpm start:workerd` serves the Worker built beside this file.
-runWorkerd(fileURLToPath(new URL('./worker.js', import.meta.url))).catch(stopOnStartError);
+const code = answerCliArgs(process.argv.slice(2), 'workerd', {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+});
+if (code === undefined) runWorkerd(fileURLToPath(new URL('./worker.js', import.meta.url))).catch((error: unknown) => stopOnStartError(error, process.env));
+else process.exitCode = code;

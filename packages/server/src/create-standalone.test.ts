@@ -1,0 +1,66 @@
+import { staticTokens } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { describe, expect, it } from 'vitest';
+import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
+import { createStandalone } from './create-standalone.ts';
+
+const build = () => ({ store: createMemoryStore(), authenticate: staticTokens(['t']) });
+const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
+
+/** The Bun and Deno launchers' stack, in process: access log, drain, request deadline. */
+function launcherStack(env: Record<string, string>, lines: string[], timeoutMs = 30_000) {
+  const { config, fetch } = createStandalone({ PLANT_STORE_TOKENS: 't', ...env }, (line) => lines.push(line), build);
+  const draining = createDrainingFetch(fetch);
+  return { config, draining, fetch: withRequestDeadline(draining.fetch, { timeoutMs, checkEveryMs: 20 }) };
+}
+
+describe('createStandalone', () => {
+  it('turns on request ids, health, the docs page and CORS from the settings', async () => {
+    const lines: string[] = [];
+    const { fetch } = launcherStack({ PLANT_STORE_CORS_ORIGINS: 'https://app.example.com' }, lines);
+    const health = await fetch(new Request('http://x/healthz', { headers: { 'x-request-id': 'abc' } }));
+    expect([health.status, health.headers.get('x-request-id')]).toEqual([200, 'abc']);
+    const docs = await fetch(new Request('http://x/docs'));
+    expect([docs.status, docs.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const preflight = await fetch(
+      new Request('http://x/plants', { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } }),
+    );
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, 'https://app.example.com']);
+    const withoutDocs = launcherStack({ PLANT_STORE_DOCS: 'off' }, lines);
+    expect((await withoutDocs.fetch(new Request('http://x/docs'))).status).toBe(404);
+    // Without the variable, CORS is off: a preflight is just an OPTIONS, which /plants does not allow.
+    expect(
+      (
+        await withoutDocs.fetch(
+          new Request('http://x/plants', { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } }),
+        )
+      ).status,
+    ).toBe(405);
+  });
+
+  it('logs the 408 of a body that misses the request deadline as JSON, with the id the answer carries', async () => {
+    const lines: string[] = [];
+    const { fetch } = launcherStack({ PLANT_STORE_LOG_FORMAT: 'json' }, lines, 200);
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":1,')) });
+    const response = await fetch(new Request('http://x/plants?secret=1', { method: 'POST', headers: HEADERS, body, duplex: 'half' } as RequestInit));
+    expect(response.status).toBe(408);
+    expect(JSON.parse(await response.text())).toMatchObject({ error: 1402 });
+    const requestId = response.headers.get('x-request-id');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { time: expect.any(String), level: 'info', requestId, method: 'POST', path: '/plants', status: 408, ms: expect.any(Number) },
+    ]);
+  });
+
+  it('logs the 503 of a request that arrives while draining, and answers /readyz 503 then, /healthz 200', async () => {
+    const lines: string[] = [];
+    const { fetch, draining } = launcherStack({ PLANT_STORE_LOG_FORMAT: 'json' }, lines);
+    void draining.drain(50, 1_000);
+    const ready = await fetch(new Request('http://x/readyz'));
+    const alive = await fetch(new Request('http://x/healthz'));
+    expect([ready.status, ready.headers.get('connection'), alive.status]).toEqual([503, 'close', 200]);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).map((line) => [line['path'], line['status']])).toEqual([
+      ['/readyz', 503],
+      ['/healthz', 200],
+    ]);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatAccessLog } from './format-access-log.ts';
+
+describe('formatAccessLog', () => {
+  it('text: method, path without the query, status and milliseconds, as before; - for what was not read', () => {
+    const format = formatAccessLog('text');
+    expect(format({ method: 'POST', url: '/plants?token=secret', status: 200, ms: 1.234, requestId: 'abc' })).toBe('POST /plants 200 1.2ms');
+    expect(format({ method: undefined, url: undefined, status: 400, ms: 0.25 })).toBe('- - 400 0.3ms');
+  });
+
+  it('json: one object per line with time, level, requestId, method, path (no query), status and ms, in that order', () => {
+    const line = formatAccessLog('json')({ method: 'POST', url: '/plants?token=secret', status: 503, ms: 12.345, requestId: 'req-1' });
+    expect(line).not.toContain('\n');
+    expect(line).not.toContain('secret');
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(['time', 'level', 'requestId', 'method', 'path', 'status', 'ms']);
+    expect(parsed).toMatchObject({ level: 'info', requestId: 'req-1', method: 'POST', path: '/plants', status: 503, ms: 12.3 });
+    expect(new Date(parsed['time'] as string).toISOString()).toBe(parsed['time']);
+  });
+
+  it('json: null for what is not known (a refusal of a request whose head was not read)', () => {
+    expect(JSON.parse(formatAccessLog('json')({ method: undefined, url: undefined, status: 431, ms: 0.04 }))).toMatchObject({
+      requestId: null,
+      method: null,
+      path: null,
+      status: 431,
+      ms: 0,
+    });
+  });
+
+  it('json: a path that holds quotes or line breaks stays one line of valid JSON', () => {
+    const line = formatAccessLog('json')({ method: 'GET', url: '/a"b\r\nc', status: 404, ms: 1 });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(JSON.parse(line)).toMatchObject({ path: '/a"b\r\nc' });
+  });
+});

@@ -1,0 +1,24 @@
+import type { PlantHandlerOptions } from '@plant-store/core';
+import { docsPage } from '@plant-store/docs-page';
+import type { ServedOptions } from './create-standalone.ts';
+import type { StandaloneConfig } from './read-standalone-config.ts';
+import { standaloneErrorLog } from './standalone-error-log.ts';
+
+/**
+ * The handler options of every standalone server, on every runtime: what it
+ * serves (`served`: the store and tokens), and what operators expect of a
+ * server of its own: a request id on every answer, `/healthz` and `/readyz`,
+ * the docs page (unless `PLANT_STORE_DOCS=off`), CORS for the origins of
+ * `PLANT_STORE_CORS_ORIGINS`, and unexpected errors in the configured log
+ * format (unless `served` has its own `onError`).
+ */
+export function standaloneHandlerOptions(config: StandaloneConfig, served: ServedOptions): PlantHandlerOptions {
+  return {
+    ...served,
+    onError: served.onError ?? standaloneErrorLog(config.logFormat),
+    requestId: true,
+    health: true,
+    ...(config.docs ? { docs: docsPage } : {}),
+    ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
+  };
+}

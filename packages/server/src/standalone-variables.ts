@@ -1,0 +1,35 @@
+/** One environment variable a standalone server reads. */
+export interface StandaloneVariable {
+  readonly name: string;
+  /** What applies when it is unset, in words. */
+  readonly default: string;
+  readonly meaning: string;
+  /** Set when only some runtimes read it. */
+  readonly only?: 'Node' | 'workerd';
+}
+
+/**
+ * Every variable a standalone server reads, in the order `--help` lists them.
+ * One table, so that the usage text, Deno's `--allow-env` list and the
+ * documentation cannot drift apart.
+ */
+export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
+  { name: 'HOST', default: '127.0.0.1', meaning: 'interface to listen on' },
+  { name: 'PORT', default: '8080', meaning: 'port, 0 to 65535; 0 picks a free one' },
+  { name: 'PLANT_STORE_TOKENS', default: 'none (one is made and printed)', meaning: 'accepted bearer tokens, comma-separated' },
+  {
+    name: 'PLANT_STORE_DATABASE_URL',
+    default: 'sqlite:.plant-store/plants.db (memory on Node 20; D1 on workerd)',
+    meaning: 'where plants are kept: memory:, sqlite:PATH, a file: URL or postgres://…',
+  },
+  { name: 'PLANT_STORE_ACCESS_LOG', default: 'on', meaning: 'off turns the access log off' },
+  { name: 'PLANT_STORE_LOG_FORMAT', default: 'text', meaning: 'json writes every log line as one JSON object' },
+  {
+    name: 'PLANT_STORE_CORS_ORIGINS',
+    default: 'unset (CORS off)',
+    meaning: 'origins whose pages may call it, comma-separated (https://app.example.com), or * for any',
+  },
+  { name: 'PLANT_STORE_DOCS', default: 'on', meaning: 'off turns the API reference page at /docs off' },
+  { name: 'PLANT_STORE_WORKERS', default: '1', meaning: 'processes serving the one port, 1 to 256, over a store they share', only: 'Node' },
+  { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: 'workerd' },
+];

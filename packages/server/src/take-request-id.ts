@@ -1,0 +1,21 @@
+import type { IncomingMessage } from 'node:http';
+import { isRequestId } from '@plant-store/core';
+
+/**
+ * The id of a request to `serve()` with the `requestId` option: its
+ * `X-Request-Id` when the core would echo it ({@link isRequestId}), else a new
+ * UUID, which is then written into the request as its only `X-Request-Id`. So
+ * the core echoes exactly the id the access log writes, while the Node
+ * adapter writes answers in one `writeHead` that leaves nothing to read back.
+ */
+export function takeRequestId(req: IncomingMessage): string {
+  // Node joins repeated `X-Request-Id` headers with `, `, as the core does: two of them are no id.
+  const given = req.headers['x-request-id'];
+  if (typeof given === 'string' && isRequestId(given)) return given;
+  const made = crypto.randomUUID();
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === 'x-request-id') raw.splice(i, 2);
+  raw.push('x-request-id', made);
+  req.headers['x-request-id'] = made;
+  return made;
+}

@@ -1,0 +1,33 @@
+import { STANDALONE_VARIABLES } from './standalone-variables.ts';
+
+/** The runtimes a standalone launcher runs on. */
+export type Runtime = 'Node' | 'Bun' | 'Deno' | 'workerd';
+
+/**
+ * What `--help` prints on `runtime`: how to run the server, and every
+ * variable it reads with its default. It names variables, never their values,
+ * so no token ends up in a terminal's scrollback.
+ */
+export function usageText(runtime: Runtime): string {
+  const width = Math.max(...STANDALONE_VARIABLES.map((variable) => variable.name.length)) + 2;
+  const variables = STANDALONE_VARIABLES.map(
+    (variable) =>
+      `  ${variable.name.padEnd(width)}${variable.only === undefined ? '' : `${variable.only} only: `}${variable.meaning}\n  ${''.padEnd(width)}default: ${variable.default}`,
+  );
+  return [
+    'Usage: plant-store [--help | --version]',
+    '',
+    `The standalone Plant Store server, here on ${runtime}. POST /plants creates a plant, behind bearer auth;`,
+    'GET /openapi.json, /docs, /healthz and /readyz need no token.',
+    'Settings come from environment variables only:',
+    '',
+    ...variables,
+    '',
+    'Options:',
+    '  -h, --help     print this text and exit',
+    '  -v, --version  print the version and exit',
+    '',
+    'SIGINT or SIGTERM stops it gracefully: requests in flight finish, then it exits 0.',
+    'A setting that cannot work stops the start with one line, plant-store: <reason>, and exit 1.',
+  ].join('\n');
+}

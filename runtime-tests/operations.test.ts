@@ -1,0 +1,315 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send, type RawResponse } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { runtime, RUNTIMES, spawnServer, type Runtime, type SpawnedServer } from './runtimes.ts';
+
+// What operators expect of the standalone server, on every runtime: the
+// command line, health probes, JSON logs, request ids, CORS and the docs page.
+
+const { version: VERSION } = JSON.parse(readFileSync(new URL('../packages/server/package.json', import.meta.url), 'utf8')) as { version: string };
+const AUTHORIZED = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ORIGIN = 'https://app.example.com';
+const VARIABLES = [
+  'HOST',
+  'PORT',
+  'PLANT_STORE_TOKENS',
+  'PLANT_STORE_DATABASE_URL',
+  'PLANT_STORE_ACCESS_LOG',
+  'PLANT_STORE_LOG_FORMAT',
+  'PLANT_STORE_CORS_ORIGINS',
+  'PLANT_STORE_DOCS',
+  'PLANT_STORE_WORKERS',
+  'PLANT_STORE_D1_DIR',
+];
+
+/** Runs the production entry of `target` with `args` to its end (10 s at most). */
+function runCommand(target: Runtime, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(target.binary, [...target.production, ...args], {
+    cwd: process.cwd(),
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DENO_NO_UPDATE_CHECK: '1', PLANT_STORE_TOKENS: 'never-printed-token' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** Every JSON line a server printed, parsed; fails on a line that is neither JSON nor a runtime's own warning. */
+function jsonLines(server: SpawnedServer): Record<string, unknown>[] {
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return lines.map((line) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new Error(`not a JSON log line: ${line}\n${server.output()}`);
+    }
+  });
+}
+
+/** Waits until `found` holds for the server's output (access-log lines are written once per turn), or 5 s. */
+async function waitFor(server: SpawnedServer, found: (output: string) => boolean): Promise<void> {
+  for (let waited = 0; waited < 5_000 && !found(server.output()); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s standalone', (name, target) => {
+  describe('command line', () => {
+    it('--help prints the usage with every variable and its default, starts nothing and prints no token; exit 0', async () => {
+      const { code, stdout, stderr } = await runCommand(target, ['--help']);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(/^Usage: plant-store \[--help \| --version\]\n/);
+      for (const variable of VARIABLES) expect(stdout).toMatch(new RegExp(`^  ${variable} .*\\n +default: \\S`, 'm'));
+      expect(stdout).not.toContain('never-printed-token');
+      expect(stdout).not.toContain('listening on');
+    });
+
+    it('--version prints the package version; exit 0', async () => {
+      expect(await runCommand(target, ['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    });
+
+    it('an unknown argument gets one line naming it; exit 2', async () => {
+      const { code, stdout, stderr } = await runCommand(target, ['--port', '80']);
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stderr).toBe('plant-store: unknown argument "--port"; settings are environment variables, listed by --help\n');
+    });
+  });
+
+  describe('serving, with PLANT_STORE_LOG_FORMAT=json and PLANT_STORE_CORS_ORIGINS', () => {
+    let server: SpawnedServer;
+    beforeAll(async () => {
+      server = await spawnServer(target, 'working', { PLANT_STORE_ACCESS_LOG: 'on', PLANT_STORE_LOG_FORMAT: 'json', PLANT_STORE_CORS_ORIGINS: ORIGIN });
+    });
+    afterAll(() => server?.close());
+
+    it('answers /healthz and /readyz 200 without a token, never cached', async () => {
+      const alive = await send(server.baseUrl, { method: 'GET', path: '/healthz' });
+      const ready = await send(server.baseUrl, { method: 'GET', path: '/readyz' });
+      expect([alive.status, alive.body, ready.status, ready.body]).toEqual([200, '{"status":"ok"}', 200, '{"status":"ready"}']);
+      expect([alive.headers['cache-control'], ready.headers['cache-control']]).toEqual(['no-store', 'no-store']);
+    });
+
+    it('echoes a sane X-Request-Id and makes a UUID for a missing or unfit one, on every answer', async () => {
+      const echoed = await send(server.baseUrl, {
+        path: '/plants',
+        headers: { ...AUTHORIZED, 'x-request-id': 'trace-4f0c:7d1b' },
+        body: '{"id":1,"name":"a"}',
+      });
+      const missing = await send(server.baseUrl, { path: '/plants', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const unfit = await send(server.baseUrl, { method: 'GET', path: '/nowhere', headers: { 'x-request-id': 'two words' } });
+      expect([echoed.status, missing.status, unfit.status]).toEqual([200, 401, 404]);
+      expect(echoed.headers['x-request-id']).toBe('trace-4f0c:7d1b');
+      expect(missing.headers['x-request-id']).toMatch(UUID);
+      expect(unfit.headers['x-request-id']).toMatch(UUID);
+      expect(unfit.headers['x-request-id']).not.toBe(missing.headers['x-request-id']);
+    });
+
+    it('answers a CORS preflight from an allowed origin, refuses another with 403 (1102), and marks actual answers', async () => {
+      const preflight = { method: 'OPTIONS', path: '/plants' } as const;
+      const allowed = await send(server.baseUrl, {
+        ...preflight,
+        headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers).toMatchObject({
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': expect.stringMatching(/authorization.*content-type/),
+        'access-control-max-age': expect.stringMatching(/^\d+$/),
+        vary: expect.stringMatching(/origin/i),
+      });
+      const refused = await send(server.baseUrl, { ...preflight, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expect([refused.status, JSON.parse(refused.body).error, refused.headers['access-control-allow-origin']]).toEqual([403, 1102, undefined]);
+      const actual = await send(server.baseUrl, { path: '/plants', headers: { ...AUTHORIZED, origin: ORIGIN }, body: '{"id":2,"name":"b"}' });
+      expect([actual.status, actual.headers['access-control-allow-origin']]).toEqual([200, ORIGIN]);
+      expect(actual.headers['access-control-expose-headers']).toContain('x-request-id');
+    });
+
+    it('serves the docs page (HTML under a Content-Security-Policy) and its files, without a token', async () => {
+      const page = await send(server.baseUrl, { method: 'GET', path: '/docs' });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(page.body).toMatch(/^<!doctype html>/i);
+      const script = await send(server.baseUrl, { method: 'GET', path: '/docs/init.js' });
+      expect([script.status, script.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    });
+
+    it('writes every line as JSON: startup (info, msg), and one access line per answer with time, level, requestId, method, path, status, ms', async () => {
+      const marked = await send(server.baseUrl, { method: 'GET', path: '/readyz?token=in-query', headers: { 'x-request-id': 'json-line-check' } });
+      expect(marked.status).toBe(200);
+      await waitFor(server, (output) => output.includes('json-line-check'));
+      const lines = jsonLines(server);
+      // Node 22's warning that SQLite is experimental may come first, as a JSON line too.
+      expect(lines.find((line) => line['level'] === 'info')).toMatchObject({
+        msg: expect.stringMatching(/^plant-store listening on http:\/\/127\.0\.0\.1:\d+ \(store: /),
+      });
+      const access = lines.filter((line) => 'status' in line);
+      expect(access.length).toBeGreaterThanOrEqual(10);
+      for (const line of access) {
+        expect(Object.keys(line)).toEqual(['time', 'level', 'requestId', 'method', 'path', 'status', 'ms']);
+        expect(new Date(line['time'] as string).toISOString()).toBe(line['time']);
+        expect(line['level']).toBe('info');
+        expect(line['requestId']).toMatch(/^[A-Za-z0-9+/=._:-]{1,128}$/);
+        expect(typeof line['ms']).toBe('number');
+      }
+      expect(access.find((line) => line['requestId'] === 'json-line-check')).toMatchObject({ method: 'GET', path: '/readyz', status: 200 });
+      expect(access.find((line) => line['requestId'] === 'trace-4f0c:7d1b')).toMatchObject({ method: 'POST', path: '/plants', status: 200 });
+      expect(server.output()).not.toContain('in-query');
+      expect(server.output()).not.toContain(CONFORMANCE_TOKEN);
+    });
+
+    it.skipIf(!name.startsWith('Node'))('logs a protocol refusal as JSON, with the id its answer carries', async () => {
+      const result = await rawExchange(server.baseUrl, [
+        'POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      ]);
+      const [answer] = parseResponses(result.received);
+      expect(answer?.status).toBe(400);
+      const requestId = answer!.headers['x-request-id']!;
+      expect(requestId).toMatch(UUID);
+      await waitFor(server, (output) => output.includes(requestId));
+      expect(jsonLines(server).find((line) => line['requestId'] === requestId)).toEqual({
+        time: expect.any(String),
+        level: 'info',
+        requestId,
+        method: null,
+        path: null,
+        status: 400,
+        ms: expect.any(Number),
+      });
+    });
+  });
+
+  // workerd stops 500 ms after the signal, without draining.
+  it.skipIf(name === 'workerd')('answers /readyz 503 (1501) while it drains and /healthz 200; with PLANT_STORE_DOCS=off no docs page', async () => {
+    const server = await spawnServer(target, 'working', { PLANT_STORE_DOCS: 'off' });
+    try {
+      expect((await send(server.baseUrl, { method: 'GET', path: '/docs' })).status).toBe(404);
+      // Kept-alive connections opened before the signal: requests on them still reach the draining server.
+      const probes = new Agent({ keepAlive: true, maxSockets: 1 });
+      const liveness = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        expect((await send(server.baseUrl, { method: 'GET', path: '/readyz', agent: probes })).status).toBe(200);
+        expect((await send(server.baseUrl, { method: 'GET', path: '/healthz', agent: liveness })).status).toBe(200);
+        server.child.kill('SIGTERM');
+        let ready: RawResponse | undefined;
+        for (let attempt = 0; attempt < 20; attempt++) {
+          ready = await send(server.baseUrl, { method: 'GET', path: '/readyz', agent: probes });
+          if (ready.status !== 200) break;
+          await sleep(10);
+        }
+        expect([ready?.status, JSON.parse(ready!.body).error, ready?.headers['connection']]).toEqual([503, 1501, 'close']);
+        expect((await send(server.baseUrl, { method: 'GET', path: '/healthz', agent: liveness })).status).toBe(200);
+      } finally {
+        probes.destroy();
+        liveness.destroy();
+      }
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('PLANT_STORE_WORKERS=2 (Node, node:cluster)', () => {
+  it('prints one JSON startup line for all, serves the probes, ids and docs from every process, and answers /readyz 503 while draining', async () => {
+    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_WORKERS: '2', PLANT_STORE_LOG_FORMAT: 'json', PLANT_STORE_ACCESS_LOG: 'on' });
+    try {
+      const startup = jsonLines(server).filter((line) => String(line['msg']).startsWith('plant-store listening on '));
+      expect(startup).toEqual([
+        expect.objectContaining({ level: 'info', msg: expect.stringMatching(/\(store: sqlite at .*\) with 2 processes$/), workers: 2 }),
+      ]);
+      // New connections each time, so that both processes answer some.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send(server.baseUrl, { method: 'GET', path: ['/healthz', '/readyz', '/docs', '/openapi.json'][i % 4]!, headers: { 'x-request-id': `cluster-${i}` } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      expect(answers.map((answer) => answer.headers['x-request-id'])).toEqual(answers.map((_, i) => `cluster-${i}`));
+      const probes = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        expect((await send(server.baseUrl, { method: 'GET', path: '/readyz', agent: probes })).status).toBe(200);
+        server.child.kill('SIGTERM');
+        let ready: RawResponse | undefined;
+        for (let attempt = 0; attempt < 50; attempt++) {
+          ready = await send(server.baseUrl, { method: 'GET', path: '/readyz', agent: probes });
+          if (ready.status !== 200) break;
+          await sleep(10);
+        }
+        expect([ready?.status, ready?.headers['connection']]).toEqual([503, 'close']);
+      } finally {
+        probes.destroy();
+      }
+      expect(await server.exited).toBe(0);
+      await waitFor(server, (output) => output.includes('"requestId":"cluster-19"'));
+      expect(jsonLines(server).filter((line) => String(line['requestId']).startsWith('cluster-'))).toHaveLength(20);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('/readyz over PostgreSQL', () => {
+  let database: TestDatabase;
+  const servers: SpawnedServer[] = [];
+  beforeAll(async () => {
+    database = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await database?.destroy();
+  });
+
+  it('answers 503 (1501) while the database is stopped, logs the cause as JSON on standard error, and 200 again once it is back', async () => {
+    const started = await Promise.all(
+      ['Node 22', 'Bun', 'Deno'].map((name) =>
+        spawnServer(runtime(name), 'working', { PLANT_STORE_DATABASE_URL: database.url, PLANT_STORE_LOG_FORMAT: 'json', PLANT_STORE_ACCESS_LOG: 'on' }),
+      ),
+    );
+    servers.push(...started);
+    for (const server of started) expect((await send(server.baseUrl, { method: 'GET', path: '/readyz' })).status).toBe(200);
+    await database.stop();
+    for (const server of started) {
+      const began = Date.now();
+      const probe = await send(server.baseUrl, { method: 'GET', path: '/readyz', headers: { 'x-request-id': 'db-down-probe' } });
+      expect([probe.status, JSON.parse(probe.body).error, probe.headers['x-request-id']]).toEqual([503, 1501, 'db-down-probe']);
+      expect(probe.body).not.toMatch(/postgres|ECONNREFUSED/i);
+      // Within the store timeout: a load balancer's probe must not hang.
+      expect(Date.now() - began).toBeLessThan(6_000);
+      await waitFor(server, (output) => /"level":"error".*"requestId":"db-down-probe"/.test(output));
+      expect(jsonLines(server).find((line) => line['level'] === 'error' && line['requestId'] === 'db-down-probe')).toMatchObject({
+        msg: 'plant-store: unexpected error',
+        method: 'GET',
+        path: '/readyz',
+        kind: 'storage-unavailable',
+        error: expect.any(String),
+      });
+      expect(server.output()).not.toContain('plant-store-test');
+    }
+    await database.start();
+    for (const server of started) {
+      let status = 0;
+      for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+        status = (await send(server.baseUrl, { method: 'GET', path: '/readyz' })).status;
+        if (status !== 200) await sleep(200);
+      }
+      expect(status).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,248 @@
+// The publishable packages as a user gets them: packed by pnpm (which turns
+// `workspace:*` into versions), installed by npm from the tarballs into a fresh
+// project, then run from there: a server from the installed adapter, store and
+// core, the installed `plant-store` command, the installed client, and every
+// package's CommonJS and ES module builds. Needs the packages built first.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { send } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnListening } from './runtimes.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const TOKEN = 'pack-token';
+const PNPM = ['--yes', 'pnpm@10.34.9'];
+
+interface Publishable {
+  readonly name: string;
+  readonly version: string;
+  readonly dir: string;
+}
+
+/** Every package under packages/ that is not private, as npm would publish it. */
+const packages: Publishable[] = readdirSync(join(root, 'packages'))
+  .map((name) => join(root, 'packages', name))
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean } }))
+  .filter(({ manifest }) => manifest.private !== true)
+  .map(({ dir, manifest }) => ({ name: manifest.name, version: manifest.version, dir }));
+
+const work = mkdtempSync(join(tmpdir(), 'plant-store-pack-'));
+const packs = join(work, 'packs');
+const project = join(work, 'project');
+const closers: (() => Promise<unknown>)[] = [];
+const tarballs = new Map<string, string>();
+const seconds = { pack: 0, install: 0 };
+
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The environment of the test run without the `npm_*` settings a package manager running it passes down. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
+/** Runs a command to its end within `timeoutMs`; rejects with its output if it fails. */
+function run(command: string, args: readonly string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else
+        reject(new Error(`${command} ${args.join(' ')} ${signal === 'SIGKILL' ? `took over ${timeoutMs} ms` : `exited with ${code}`}:\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+async function timed<T>(key: keyof typeof seconds, action: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await action();
+  } finally {
+    seconds[key] = (performance.now() - start) / 1000;
+  }
+}
+
+/**
+ * Bytes of the files under `dir` (their length, not the disk blocks they take),
+ * leaving out nested node_modules unless `nested`: a package's own dependencies
+ * are counted as such.
+ */
+function sizeOf(dir: string, nested = false): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (!entry.isDirectory()) total += lstatSync(path).size;
+    else if (nested || entry.name !== 'node_modules') total += sizeOf(path, nested);
+  }
+  return total;
+}
+
+/** Where Node finds package `name` from `dir`, as it would resolve it. */
+function resolvePackage(dir: string, name: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** The installed package directory and every package it needs at run time, transitively (optional peers left out). */
+function installedClosure(dir: string): Set<string> {
+  const found = new Set([dir]);
+  const pending = [dir];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const manifest = JSON.parse(readFileSync(join(next, 'package.json'), 'utf8')) as { dependencies?: object; optionalDependencies?: object };
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+      const resolved = resolvePackage(next, name);
+      if (resolved !== undefined && !found.has(resolved)) {
+        found.add(resolved);
+        pending.push(resolved);
+      }
+    }
+  }
+  return found;
+}
+
+/** `4.5 KiB`, `3.58 MiB`. */
+const formatSize = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(2)} MiB`);
+
+/** Runs the installed client, from inside the project, against `baseUrl`: creates an exact id twice (a replay). */
+async function createThroughClient(baseUrl: string, id: string): Promise<unknown> {
+  const output = await run(process.execPath, ['create-with-client.mjs', baseUrl, TOKEN, id], project, 20_000);
+  return JSON.parse(output) as unknown;
+}
+
+beforeAll(async () => {
+  const unbuilt = packages.filter(({ dir }) => !existsSync(join(dir, 'dist'))).map(({ name }) => name);
+  if (unbuilt.length > 0) throw new Error(`not built: ${unbuilt.join(', ')}; run \`npx --yes pnpm@10.34.9 build\` first`);
+  mkdirSync(packs);
+  mkdirSync(project);
+  const filters = packages.flatMap(({ name }) => ['--filter', name]);
+  const packed = await timed('pack', () => run('npx', [...PNPM, '-r', ...filters, 'pack', '--pack-destination', packs, '--json'], root, 60_000));
+  for (const { name, filename } of JSON.parse(packed) as { name: string; filename: string }[]) tarballs.set(name, filename);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'plant-store-pack-check', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await timed('install', () =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()], project, 120_000),
+  );
+  writeFileSync(
+    join(project, 'server.mjs'),
+    `import { createServer } from 'node:http';
+import { staticTokens } from '@plant-store/core';
+import { createNodeHandler } from '@plant-store/adapter-node';
+import { createMemoryStore } from '@plant-store/store-memory';
+
+const server = createServer(createNodeHandler({ store: createMemoryStore(), authenticate: staticTokens([process.env.PLANT_TOKEN]) }));
+server.listen(0, '127.0.0.1', () => console.log(\`listening on http://127.0.0.1:\${server.address().port}\`));
+`,
+  );
+  writeFileSync(
+    join(project, 'create-with-client.mjs'),
+    `import { createPlantClient } from '@plant-store/client';
+
+const [baseUrl, token, id] = process.argv.slice(2);
+const client = createPlantClient({ baseUrl, token });
+const plant = { id: BigInt(id), name: 'Packed', tag: 'tarball' };
+console.log(JSON.stringify([await client.createPlant(plant), await client.createPlant(plant)]));
+`,
+  );
+}, 200_000);
+
+describe('the packages, packed and installed from their tarballs', () => {
+  it('packs every publishable package and installs each with versions for workspace:*, from the tarballs alone', () => {
+    expect([...tarballs.keys()].sort()).toEqual(packages.map(({ name }) => name).sort());
+    const rows: string[] = [];
+    let ownTotal = 0;
+    for (const { name, version } of packages) {
+      const dir = join(project, 'node_modules', name);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };
+      expect(manifest.version, name).toBe(version);
+      for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) expect(range, `${name} → ${dependency}`).not.toMatch(/^workspace:/);
+      // One copy of each Plant Store package: the tarball's, never another version fetched from a registry.
+      expect(existsSync(join(dir, 'node_modules', '@plant-store')), `${name} has its own @plant-store copies`).toBe(false);
+      const own = sizeOf(dir);
+      const withDependencies = [...installedClosure(dir)].reduce((sum, at) => sum + sizeOf(at), 0);
+      ownTotal += own;
+      rows.push(`| ${name} | ${formatSize(statSync(tarballs.get(name)!).size)} | ${formatSize(own)} | ${formatSize(withDependencies)} |`);
+    }
+    console.log(
+      [
+        `packed in ${seconds.pack.toFixed(1)} s, installed in ${seconds.install.toFixed(1)} s`,
+        '| package | tarball | installed | installed with its dependencies |',
+        '|---|---|---|---|',
+        ...rows,
+        `| all Plant Store packages | | ${formatSize(ownTotal)} | all of node_modules: ${formatSize(sizeOf(join(project, 'node_modules'), true))} |`,
+      ].join('\n'),
+    );
+  });
+
+  it('serves from the installed adapter-node, store-memory and core, and the installed client creates a plant there', async () => {
+    const server = await spawnListening('installed packages', process.execPath, ['server.mjs'], { PLANT_TOKEN: TOKEN }, project);
+    closers.push(() => server.close());
+    expect(await createThroughClient(server.baseUrl, '9007199254740993')).toEqual([
+      { name: 'Packed', tag: 'tarball' },
+      { name: 'Packed', tag: 'tarball' },
+    ]);
+    // The neighbouring id a double would round to is another plant: the id came through exact.
+    const neighbour = await send(server.baseUrl, {
+      path: '/plants',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":9007199254740992,"name":"Other"}',
+    });
+    expect([neighbour.status, neighbour.body]).toEqual([200, '{"name":"Other"}']);
+  });
+
+  it('serves with the installed plant-store command on PORT=0, and the installed client creates a plant there', async () => {
+    const server = await spawnListening(
+      'plant-store command',
+      join(project, 'node_modules/.bin/plant-store'),
+      [],
+      { PLANT_STORE_TOKENS: TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
+      project,
+    );
+    closers.push(() => server.close());
+    expect(await createThroughClient(server.baseUrl, '-9223372036854775808')).toEqual([
+      { name: 'Packed', tag: 'tarball' },
+      { name: 'Packed', tag: 'tarball' },
+    ]);
+  });
+
+  it("loads every package's main entry with require() from its CommonJS build and with import from its ES module build", async () => {
+    // The testing kit's suites are Vitest's describe/it, and Vitest refuses require(): its main
+    // entry loads only with import, and its Vitest-free entries load either way.
+    const entries = [...packages.map(({ name }) => name), '@plant-store/testing/scenarios', '@plant-store/testing/store-contract'];
+    const load = (how: string) => `const loaded = [];
+for (const name of ${JSON.stringify(entries)}) {
+  try {
+    const entry = ${how};
+    loaded.push(\`\${name}: \${Object.keys(entry).length > 0 ? 'ok' : 'empty'}\`);
+  } catch (error) {
+    loaded.push(\`\${name}: \${String(error.message).split('\\n')[0]}\`);
+  }
+}
+console.log(JSON.stringify(loaded));
+`;
+    writeFileSync(join(project, 'load.cjs'), load('require(name)'));
+    writeFileSync(join(project, 'load.mjs'), load('await import(name)'));
+    const loaded = async (script: string) => JSON.parse(await run(process.execPath, [script], project, 20_000)) as string[];
+    const ok = entries.map((name) => `${name}: ok`);
+    expect(await loaded('load.mjs')).toEqual(ok);
+    const refused = '@plant-store/testing: Vitest cannot be imported in a CommonJS module using require(). Please use "import" instead.';
+    expect(await loaded('load.cjs')).toEqual(ok.map((line) => (line === '@plant-store/testing: ok' ? refused : line)));
+  });
+});
