@@ -18,8 +18,8 @@ const STATIC_DOCUMENT = join(root, 'packages/core/dist/openapi.json');
 const document = JSON.parse(readFileSync(STATIC_DOCUMENT, 'utf8')) as Record<string, unknown>;
 type Json = Record<string, unknown>;
 
-/** Statuses answered by routing or by the HTTP server itself, never by an operation. */
-const BEFORE_ANY_OPERATION = new Set([404, 405, 408, 431]);
+/** Statuses answered by routing, by a CORS preflight or by the HTTP server itself, never by an operation. */
+const BEFORE_ANY_OPERATION = new Set([403, 404, 405, 408, 431]);
 /**
  * Statuses only the standalone Node server produces (its HTTP parser and
  * timers), so they are not in the parity list; where each is produced.

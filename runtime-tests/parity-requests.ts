@@ -57,6 +57,12 @@ export const REQUESTS: readonly ParityRequest[] = [
   { label: '1201 GET /plants', status: 405, request: { method: 'GET', path: '/plants', headers: OK } },
   { label: '1201 POST /openapi.json', status: 405, request: { method: 'POST', path: '/openapi.json', headers: OK, body: '{}' } },
   { label: '200 GET /openapi.json', status: 200, standaloneOnly: true, request: { method: 'GET', path: '/openapi.json' } },
+  {
+    label: '1102 preflight from an origin not allowed',
+    status: 403,
+    scenario: 'features',
+    request: { method: 'OPTIONS', path: '/plants', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' } },
+  },
   { label: '1300 conflict', status: 409, request: post('{"id":7,"name":"Fern","tag":"blue"}') },
   { label: '1400 2 MiB body', status: 413, request: post(`{"id":14,"name":"${'x'.repeat(2 << 20)}"}`, { ...OK, expect: '100-continue' }) },
   { label: '1401 text/plain', status: 415, request: post('{"id":15,"name":"n"}', { ...OK, 'content-type': 'text/plain' }) },

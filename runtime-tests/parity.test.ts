@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
 import { createNodeHandler } from '@plant-store/adapter-node';
+import { docsPage } from '@plant-store/docs-page';
 import { serve } from '@plant-store/server';
 import { conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
@@ -30,13 +31,21 @@ async function listen(server: Server, path = ''): Promise<RunningTarget> {
   };
 }
 
-const quiet = { onError: () => {} };
+/**
+ * A library target's handler options for `scenario`: quiet, and in the working
+ * scenario with the routes every standalone server adds (health and the docs
+ * page), so that all serve the same OpenAPI document.
+ */
+function libraryOptions(scenario: ConformanceScenario) {
+  const standalone = scenario === 'working' ? { health: true, docs: docsPage } : {};
+  return { ...conformanceOptions(scenario, createMemoryStore()), ...standalone, onError: () => {} };
+}
 const TARGETS: readonly Target[] = [
   ...RUNTIMES.map((runtime): Target => ({ name: `${runtime.name} standalone`, start: (scenario) => spawnServer(runtime, scenario) })),
   {
     name: 'server serve() in-process',
     start: async (scenario) => {
-      const running = await serve({ ...conformanceOptions(scenario, createMemoryStore()), ...quiet, port: 0, accessLog: false });
+      const running = await serve({ ...libraryOptions(scenario), port: 0, accessLog: false });
       return { baseUrl: running.url, close: running.close };
     },
   },
@@ -45,13 +54,13 @@ const TARGETS: readonly Target[] = [
     mounted: true,
     start: (scenario) => {
       const app = express();
-      app.use('/api', createNodeHandler({ ...conformanceOptions(scenario, createMemoryStore()), ...quiet }));
+      app.use('/api', createNodeHandler(libraryOptions(scenario)));
       return listen(createServer(app), '/api');
     },
   },
   {
     name: 'adapter-fetch via @whatwg-node/server',
-    start: (scenario) => listen(createServer(createNodeServerAdapter({ ...conformanceOptions(scenario, createMemoryStore()), ...quiet }))),
+    start: (scenario) => listen(createServer(createNodeServerAdapter(libraryOptions(scenario)))),
   },
 ];
 
