@@ -1,6 +1,7 @@
 import { createPlantHandler, PROTOCOL_ERRORS, type PlantHandlerOptions } from '@plant-store/core';
 import { FetchPlantRequest } from './fetch-plant-request.ts';
 import { mountPathOption } from './mount-path-option.ts';
+import type { RequestDeadline } from './request-deadline.ts';
 
 /** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
 export type FetchHandlerOptions = PlantHandlerOptions & {
@@ -21,15 +22,16 @@ export interface FetchContext {
   /** The server is stopping: the core answers 503 (see `PlantRequest.draining`). */
   readonly draining?: boolean;
   /**
-   * Aborted by a launcher once the request has taken too long to arrive: a
-   * body still being read is cut and the answer is 408 (1402) with
-   * `Connection: close`, as the standalone Node server's request timeout; a
-   * body being dropped after the answer stops.
+   * Passes once the request has taken too long to arrive (a launcher's
+   * request timeout): a body still being read is cut and the answer is 408
+   * (1402) with `Connection: close`, as the standalone Node server's request
+   * timeout; a body being dropped after the answer stops.
    */
-  readonly deadline?: AbortSignal;
+  readonly deadline?: RequestDeadline;
 }
 
 const { status: TIMEOUT_STATUS, headers: TIMEOUT_HEADERS, body: TIMEOUT_BODY } = PROTOCOL_ERRORS['request-timeout'];
+const TIMEOUT_CLOSE_HEADERS = { ...TIMEOUT_HEADERS, connection: 'close' };
 
 /** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
 export type FetchHandler = (request: Request, context?: FetchContext) => Promise<Response>;
@@ -52,14 +54,15 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   const { mountPath: givenMountPath, ...coreOptions } = options;
   const mountPath = mountPathOption('createFetchHandler', givenMountPath);
   const handle = createPlantHandler(coreOptions);
-  return async function plantStoreFetchHandler(request, context) {
+  return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
-    const response = await handle(plantRequest);
-    if (plantRequest.timedOut) return new Response(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: { ...TIMEOUT_HEADERS, connection: 'close' } });
-    plantRequest.discardUnread();
-    // A Worker cancels what runs after its answer unless told to wait for it.
-    const discarding = plantRequest.discarding;
-    if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    return handle(plantRequest).then((response) => {
+      if (plantRequest.timedOut) return new Response(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: TIMEOUT_CLOSE_HEADERS });
+      plantRequest.discardUnread();
+      // A Worker cancels what runs after its answer unless told to wait for it.
+      const discarding = plantRequest.discarding;
+      if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
+      return new Response(response.body, { status: response.status, headers: response.headers });
+    });
   };
 }

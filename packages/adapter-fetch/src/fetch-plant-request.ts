@@ -1,4 +1,5 @@
 import type { BodyResult, PlantRequest } from '@plant-store/core';
+import type { RequestDeadline } from './request-deadline.ts';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
@@ -6,92 +7,106 @@ const EMPTY: BodyResult = { ok: true, bytes: new Uint8Array(0) };
 // How much of an unwanted body is still read and dropped after answering.
 const DISCARD_LIMIT = 64 * 1024 * 1024;
 
-/** A WHATWG `Request` seen as the core's plain {@link PlantRequest}. */
+type BodyReader = { bytes?: () => Promise<Uint8Array> };
+
+/**
+ * A WHATWG `Request` seen as the core's plain {@link PlantRequest}. One per
+ * request, so its state lives in plain fields (cheaper to create than `#`
+ * private ones on some engines), hidden from the core by the interface.
+ */
 export class FetchPlantRequest implements PlantRequest {
   readonly method: string;
   readonly url: string;
   readonly mountPath: string | undefined;
   readonly draining: boolean;
-  readonly #request: Request;
+  private readonly request: Request;
   /** Set while part of the body is still unread. */
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #discarding: Promise<void> | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
+  private dropping: Promise<void> | undefined = undefined;
   /** Whether readBody took the body: not every runtime's `bodyUsed` says so. */
-  #read = false;
-  readonly #deadline: AbortSignal | undefined;
-  #timedOut = false;
+  private read = false;
+  private readonly deadline: RequestDeadline | undefined;
+  private cut = false;
 
   /**
-   * @param deadline Aborted once the request may no longer be received (a
+   * @param deadline Passes once the request may no longer be received (a
    *   launcher's request timeout): a body read in progress or still to come
    *   ends, {@link timedOut} turns true, and a background drop stops.
    * @param mountPath Where the host mounted the handler, when it strips that
    *   path from the URL before calling it.
    */
-  constructor(request: Request, draining = false, deadline?: AbortSignal, mountPath?: string) {
-    this.#request = request;
+  constructor(request: Request, draining = false, deadline?: RequestDeadline, mountPath?: string) {
+    this.request = request;
     this.method = request.method;
     this.url = pathAndQuery(request.url);
     this.mountPath = mountPath;
     this.draining = draining;
-    this.#deadline = deadline;
+    this.deadline = deadline;
   }
 
   /** Whether reading the body was cut by the deadline: the answer is then 408 (1402), not the core's. */
   get timedOut(): boolean {
-    return this.#timedOut;
+    return this.cut;
   }
 
   header(name: string): string | undefined {
-    return this.#request.headers.get(name) ?? undefined;
+    return this.request.headers.get(name) ?? undefined;
   }
 
-  async readBody(maxBytes: number): Promise<BodyResult> {
-    const request = this.#request;
+  readBody(maxBytes: number): Promise<BodyResult> {
+    const request = this.request;
     const declared = request.headers.get('content-length');
-    if (declared !== null && Number(declared) > maxBytes) return TOO_LARGE;
-    const deadline = this.#deadline;
-    if (deadline?.aborted === true) {
-      this.#timedOut = true;
-      return ABORTED;
+    if (declared !== null && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    const deadline = this.deadline;
+    if (deadline?.passed === true) {
+      this.cut = true;
+      return Promise.resolve(ABORTED);
     }
+    this.read = true;
+    if (declared === null) return this.readChunked(maxBytes);
     // A declared length within the limit is enforced by the runtime's HTTP
     // parser, so the whole body can be taken in one call, the fast way, and
     // without `request.body`, whose stream some runtimes only build on access.
-    if (declared !== null) {
-      this.#read = true;
-      try {
-        const whole = request.arrayBuffer();
-        if (deadline === undefined) return { ok: true, bytes: new Uint8Array(await whole) };
-        const cut = new Promise<undefined>((resolve) => deadline.addEventListener('abort', () => resolve(undefined), { once: true }));
-        const buffer = await Promise.race([whole, cut]);
-        if (buffer === undefined) {
-          // The runtime keeps reading into the abandoned buffer until the
-          // connection closes, which the 408's `Connection: close` does.
-          whole.catch(() => {});
-          this.#timedOut = true;
-          return ABORTED;
-        }
-        return { ok: true, bytes: new Uint8Array(buffer) };
-      } catch {
-        return ABORTED;
-      }
-    }
-    this.#read = true;
-    const body = request.body;
+    // `bytes()` where the runtime has it, else `arrayBuffer()` and a view.
+    const taking = (request as BodyReader).bytes;
+    const whole: Promise<Uint8Array> = typeof taking === 'function' ? taking.call(request) : request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+    if (deadline === undefined) return whole.then(received, aborted);
+    return new Promise<BodyResult>((resolve) => {
+      // The runtime keeps reading into the abandoned buffer until the
+      // connection closes, which the 408's `Connection: close` does.
+      deadline.watch(() => {
+        this.cut = true;
+        resolve(ABORTED);
+      });
+      whole.then(
+        (bytes) => {
+          deadline.watch(undefined);
+          resolve(received(bytes));
+        },
+        () => {
+          deadline.watch(undefined);
+          resolve(ABORTED);
+        },
+      );
+    });
+  }
+
+  /** A body of no declared length (chunked), read chunk by chunk up to the limit. */
+  private async readChunked(maxBytes: number): Promise<BodyResult> {
+    const body = this.request.body;
     if (body === null) return EMPTY;
-    const reader = (this.#reader = body.getReader());
-    const onAbort = () => {
-      this.#timedOut = true;
+    const deadline = this.deadline;
+    const reader = (this.reader = body.getReader());
+    deadline?.watch(() => {
+      this.cut = true;
       reader.cancel().catch(() => {});
-    };
-    deadline?.addEventListener('abort', onAbort, { once: true });
+    });
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (this.#timedOut) return ABORTED;
+        if (this.cut) return ABORTED;
         if (done) break;
         size += value.byteLength;
         // Stop keeping bytes at the limit; `discardUnread` drops the rest.
@@ -101,9 +116,9 @@ export class FetchPlantRequest implements PlantRequest {
     } catch {
       return ABORTED;
     } finally {
-      deadline?.removeEventListener('abort', onAbort);
+      deadline?.watch(undefined);
     }
-    this.#reader = undefined;
+    this.reader = undefined;
     if (chunks.length === 1) return { ok: true, bytes: chunks[0]! };
     const bytes = new Uint8Array(size);
     let offset = 0;
@@ -121,33 +136,41 @@ export class FetchPlantRequest implements PlantRequest {
    * reset. Nothing is kept; past 64 MiB the stream is cancelled instead.
    */
   discardUnread(): void {
-    let reader = this.#reader;
+    let reader = this.reader;
     if (reader === undefined) {
       // The usual case, a body read whole, ends here at once.
-      if (this.#read || this.#request.bodyUsed) return;
-      const body = this.#request.body;
+      if (this.read || this.request.bodyUsed) return;
+      const body = this.request.body;
       if (body === null || body.locked) return;
       reader = body.getReader();
     }
-    this.#reader = undefined;
-    if (this.#timedOut) {
+    this.reader = undefined;
+    if (this.cut) {
       reader.cancel().catch(() => {});
       return;
     }
-    this.#discarding = drop(reader, this.#deadline);
+    this.dropping = drop(reader, this.deadline);
   }
 
   /** The background drop started by {@link discardUnread}, if any, for a Worker's `waitUntil`. */
   get discarding(): Promise<void> | undefined {
-    return this.#discarding;
+    return this.dropping;
   }
 }
 
-async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: AbortSignal | undefined): Promise<void> {
+function received(bytes: Uint8Array): BodyResult {
+  return { ok: true, bytes };
+}
+
+function aborted(): BodyResult {
+  return ABORTED;
+}
+
+async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: RequestDeadline | undefined): Promise<void> {
   const stop = () => void reader.cancel().catch(() => {});
-  deadline?.addEventListener('abort', stop, { once: true });
+  if (deadline?.passed === true) return stop();
+  deadline?.watch(stop);
   try {
-    if (deadline?.aborted === true) return stop();
     for (let dropped = 0; dropped <= DISCARD_LIMIT;) {
       const { done, value } = await reader.read();
       if (done) return;
@@ -157,7 +180,7 @@ async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: A
   } catch {
     // The client went away: nothing is left to drop.
   } finally {
-    deadline?.removeEventListener('abort', stop);
+    deadline?.watch(undefined);
   }
 }
 

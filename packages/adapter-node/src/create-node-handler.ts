@@ -49,13 +49,15 @@ export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   const mountPath = mountPathOption('createNodeHandler', givenMountPath);
   const handle = createPlantHandler(coreOptions);
   return function plantStoreNodeHandler(req, res, next) {
-    handle(new NodePlantRequest(req, res, mountPath))
-      .then((response) => {
+    // The core never rejects; only writing to a broken socket can throw.
+    void handle(new NodePlantRequest(req, res, mountPath)).then((response) => {
+      try {
         if (response.unmatched === true && next !== undefined) next();
         else writeResponse(req, res, response);
-      })
-      // Only a broken socket can get here; the core itself never rejects.
-      .catch((error: unknown) => res.destroy(error as Error));
+      } catch (error) {
+        res.destroy(error as Error);
+      }
+    });
   };
 }
 
@@ -69,7 +71,10 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   const body = response.body;
   // One writeHead with every header, Content-Length included: Node then sends
   // head and body in a single write, as a hand-written server would.
-  res.writeHead(response.status, [...flatten(response.headers), 'content-length', String(Buffer.byteLength(body))]);
+  const headers: string[] = [];
+  for (const name in response.headers) headers.push(name, response.headers[name]!);
+  headers.push('content-length', String(Buffer.byteLength(body)));
+  res.writeHead(response.status, headers);
   if (req.complete) {
     res.end(body);
     return;
@@ -90,12 +95,4 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   const timer = setTimeout(end, LINGER_MS);
   req.once('end', end);
   req.once('close', end);
-}
-
-const flattened = new WeakMap<object, string[]>();
-/** `{a: '1', b: '2'}` → `['a', '1', 'b', '2']`, once per (shared, frozen) headers object. */
-function flatten(headers: Readonly<Record<string, string>>): string[] {
-  let list = flattened.get(headers);
-  if (list === undefined) flattened.set(headers, (list = Object.entries(headers).flat()));
-  return list;
 }

@@ -53,14 +53,14 @@ export class NodePlantRequest implements PlantRequest {
     return value;
   }
 
-  readBody(maxBytes: number): Promise<BodyResult> {
+  readBody(maxBytes: number): BodyResult | Promise<BodyResult> {
     const req = this.#req;
     const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
     if (this.#res !== undefined) sendContinue(this.#res);
-    // The common case: the whole body came with the head and sits in the
-    // stream's buffer; take it at once, without listeners or another turn.
-    if (req.complete && !req.readableFlowing) return Promise.resolve(readBuffered(req, maxBytes));
+    // The whole body is already in the stream's buffer (the core asked after
+    // a turn): take it at once, without listeners or another turn.
+    if (req.complete && !req.readableFlowing) return readBuffered(req, maxBytes);
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -1,12 +1,13 @@
 import { readBearerCredential, type Authenticate } from './authenticate.ts';
 import { createCorsPolicy, type CorsOptions, type CorsPolicy } from './cors-policy.ts';
-import { createPlant } from './create-plant.ts';
+import { startCreatePlant, type Created } from './create-plant.ts';
 import { createReadinessCheck } from './create-readiness-check.ts';
 import type { DocsPage } from './docs-page.ts';
 import { createDocsResponses } from './docs-responses.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
-import type { Failure } from './failure.ts';
-import type { PlantRequest, PlantResponse } from './http-types.ts';
+import type { Failure, Result } from './failure.ts';
+import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+import { isThenable } from './is-thenable.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { logError } from './log-error.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
@@ -190,22 +191,35 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     return errorResponse(error.kind, error.message, headers);
   }
 
-  async function createFromRequest(request: PlantRequest, requestId: string | undefined): Promise<PlantResponse> {
+  // The request path continues at once with whatever is already at hand (a
+  // synchronous verifier, a body already read, the memory store's answer), so
+  // a create takes no more turns of the event loop than its inputs need.
+  function createFromRequest(request: PlantRequest, requestId: string | undefined): PlantResponse | Promise<PlantResponse> {
     const credential = readBearerCredential(request.header('authorization'));
     if (credential.kind === 'missing') return UNAUTHENTICATED;
     if (credential.kind === 'malformed') return TOKEN_REJECTED;
-    // Awaited only when the verifier is async: a sync answer costs no extra turn.
     const verdict = authenticate(credential.token, request);
-    if ((typeof verdict === 'boolean' ? verdict : await verdict) !== true) return TOKEN_REJECTED;
+    if (typeof verdict === 'boolean') return verdict ? readAndCreate(request, requestId) : TOKEN_REJECTED;
+    return Promise.resolve(verdict).then((accepted) => (accepted === true ? readAndCreate(request, requestId) : TOKEN_REJECTED));
+  }
 
-    const body = await request.readBody(maxBodyBytes);
+  function readAndCreate(request: PlantRequest, requestId: string | undefined): PlantResponse | Promise<PlantResponse> {
+    const body = request.readBody(maxBodyBytes);
+    return isThenable(body) ? body.then((read) => createFromBody(request, read, requestId)) : createFromBody(request, body, requestId);
+  }
+
+  function createFromBody(request: PlantRequest, body: BodyResult, requestId: string | undefined): PlantResponse | Promise<PlantResponse> {
     if (!body.ok) return body.reason === 'too-large' ? bodyTooLarge : BODY_ABORTED;
     if (body.bytes.length === 0) return BODY_MISSING;
     if (!isJsonMediaType(request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
 
     const parsed = parseNewPlant(body.bytes);
     if (!parsed.ok) return report(parsed.error, request, requestId);
-    const created = await createPlant(store, parsed.value, createOptions);
+    const created = startCreatePlant(store, parsed.value, createOptions);
+    return isThenable(created) ? created.then((result) => createdResponse(result, request, requestId)) : createdResponse(created, request, requestId);
+  }
+
+  function createdResponse(created: Result<Created>, request: PlantRequest, requestId: string | undefined): PlantResponse {
     if (!created.ok) return report(created.error, request, requestId);
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
   }
@@ -216,27 +230,33 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
   }
 
   /** The answer on a known route, in the order of checks after routing and preflights. */
-  function answer(request: PlantRequest, route: Route, requestId: string | undefined): Promise<PlantResponse> {
+  function answer(request: PlantRequest, route: Route, requestId: string | undefined): PlantResponse | Promise<PlantResponse> {
     // Alive while draining: a process that finishes its requests must not be restarted for it.
-    if (route === HEALTHZ) return Promise.resolve(request.method === 'GET' ? ALIVE : GET_ONLY);
-    if (route === NOT_A_FILE) return Promise.resolve(NO_SUCH_FILE);
-    if (request.draining === true) return Promise.resolve(SHUTTING_DOWN);
+    if (route === HEALTHZ) return request.method === 'GET' ? ALIVE : GET_ONLY;
+    if (route === NOT_A_FILE) return NO_SUCH_FILE;
+    if (request.draining === true) return SHUTTING_DOWN;
     if (route.allow === 'GET') {
-      if (request.method !== 'GET') return Promise.resolve(GET_ONLY);
-      if (route === DOCUMENT) return Promise.resolve(documentResponse(request));
+      if (request.method !== 'GET') return GET_ONLY;
+      if (route === DOCUMENT) return documentResponse(request);
       if (route === READYZ) return readiness(request, requestId);
-      return Promise.resolve(route.response!);
+      return route.response!;
     }
-    if (request.method !== 'POST') return Promise.resolve(POST_ONLY);
-    // The one place where an unexpected throw becomes an answer.
-    return createFromRequest(request, requestId).then(undefined, (error: unknown) => {
+    if (request.method !== 'POST') return POST_ONLY;
+    // The one place where an unexpected throw, or rejection, becomes an answer.
+    const internal = (error: unknown): PlantResponse => {
       safely(() => onError(error, context(request, 'internal', requestId)));
       return INTERNAL;
-    });
+    };
+    try {
+      const response = createFromRequest(request, requestId);
+      return isThenable(response) ? response.then(undefined, internal) : response;
+    } catch (error) {
+      return internal(error);
+    }
   }
 
   /** {@link answer} with the headers of CORS and request ids, and CORS preflights. */
-  function answerWithHeaders(request: PlantRequest, route: Route | undefined): Promise<PlantResponse> {
+  function answerWithHeaders(request: PlantRequest, route: Route | undefined): PlantResponse | Promise<PlantResponse> {
     const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
     const origin = cors === undefined ? undefined : request.header('origin');
     if (
@@ -247,11 +267,11 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
       request.method === 'OPTIONS' &&
       request.header('access-control-request-method') !== undefined
     ) {
-      return Promise.resolve(withHeaders(cors.preflight(origin, route.allow), undefined, requestId));
+      return withHeaders(cors.preflight(origin, route.allow), undefined, requestId);
     }
     const corsHeaders = cors?.responseHeaders(origin);
-    const answered = route === undefined ? Promise.resolve(NOT_FOUND) : answer(request, route, requestId);
-    return answered.then((response) => withHeaders(response, corsHeaders, requestId));
+    const answered = route === undefined ? NOT_FOUND : answer(request, route, requestId);
+    return isThenable(answered) ? answered.then((response) => withHeaders(response, corsHeaders, requestId)) : withHeaders(answered, corsHeaders, requestId);
   }
 
   const decorated = cors !== undefined || requestIds;
@@ -259,8 +279,9 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
     // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
     const path = routePath(request.url);
     const route = path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : anyFeature ? featureRoute(path) : undefined;
-    if (decorated) return answerWithHeaders(request, route);
-    return route === undefined ? Promise.resolve(NOT_FOUND) : answer(request, route, undefined);
+    const response = decorated ? answerWithHeaders(request, route) : route === undefined ? NOT_FOUND : answer(request, route, undefined);
+    // One promise at the boundary, whatever the path took.
+    return isThenable(response) ? (response as Promise<PlantResponse>) : Promise.resolve(response);
   };
 }
 

@@ -1,4 +1,5 @@
 import { fail, type Result } from './failure.ts';
+import { isThenable } from './is-thenable.ts';
 import { StoreTimeoutError, withTimeout } from './with-timeout.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { NewPlant, Plant } from './schemas.ts';
@@ -30,28 +31,36 @@ export interface Created {
  * if (result.ok) console.log(result.value.outcome); // 'created'
  */
 export async function createPlant(store: PlantStore, newPlant: NewPlant, options: CreatePlantOptions = {}): Promise<Result<Created>> {
+  return startCreatePlant(store, newPlant, options);
+}
+
+/**
+ * {@link createPlant}, answering at once when the store does: the handler's
+ * path, where a synchronous store (the memory store) then costs no turn.
+ */
+export function startCreatePlant(store: PlantStore, newPlant: NewPlant, options: CreatePlantOptions = {}): Result<Created> | Promise<Result<Created>> {
   const plant: Plant = newPlant.tag === undefined ? { name: newPlant.name } : { name: newPlant.name, tag: newPlant.tag };
-  let inserted: InsertResult;
+  let insert: InsertResult | PromiseLike<InsertResult>;
   try {
-    const insert = store.insertIfAbsent(newPlant.id, plant);
-    // An in-process store answers at once: nothing to wait for, nothing to time out.
-    if (!isThenable(insert)) inserted = insert;
-    else inserted = options.timeoutMs === undefined ? await insert : await withTimeout(Promise.resolve(insert), options.timeoutMs);
+    insert = store.insertIfAbsent(newPlant.id, plant);
   } catch (cause) {
-    // A store that gave up may still commit (a statement already sent), and
-    // one that failed cannot always tell whether it stored: say so, and that a
-    // retry, answered 200 if the plant is there, is safe (docs/contract.md, "Stores").
-    return fail('storage-unavailable', cause instanceof StoreTimeoutError ? STORE_LATE : STORE_FAILED, cause);
+    return storeFailed(cause);
   }
-  return decide(inserted, newPlant, plant);
+  // An in-process store answers at once: nothing to wait for, nothing to time out.
+  if (!isThenable(insert)) return decide(insert, newPlant, plant);
+  const waited = options.timeoutMs === undefined ? Promise.resolve(insert) : withTimeout(Promise.resolve(insert), options.timeoutMs);
+  return waited.then((inserted) => decide(inserted, newPlant, plant), storeFailed);
+}
+
+// A store that gave up may still commit (a statement already sent), and one
+// that failed cannot always tell whether it stored: say so, and that a retry,
+// answered 200 if the plant is there, is safe (docs/contract.md, "Stores").
+function storeFailed(cause: unknown): Result<never> {
+  return fail('storage-unavailable', cause instanceof StoreTimeoutError ? STORE_LATE : STORE_FAILED, cause);
 }
 
 const STORE_FAILED = 'the plant store failed; retrying with the same id, name and tag is safe (200 if the plant was stored)';
 const STORE_LATE = 'the plant store did not answer in time and the plant may still be stored; retrying with the same id, name and tag is safe';
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown }).then === 'function';
-}
 
 function decide(inserted: InsertResult, newPlant: NewPlant, plant: Plant): Result<Created> {
   switch (inserted.status) {

@@ -38,8 +38,9 @@ describe('request ids', () => {
   });
 
   it('makes a new UUID for a request without one, different every time', () => {
-    const made = new Set(Array.from({ length: 100 }, () => requestIdOf(undefined)));
-    expect(made.size).toBe(100);
+    // 1,000 ids: past several refills of the pool of randomness.
+    const made = new Set(Array.from({ length: 1000 }, () => requestIdOf(undefined)));
+    expect(made.size).toBe(1000);
     for (const id of made) expect(id).toMatch(UUID);
   });
 

@@ -1,4 +1,4 @@
-import type { FetchHandler } from '@plant-store/adapter-fetch';
+import type { FetchContext, FetchHandler, RequestDeadline } from '@plant-store/adapter-fetch';
 import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
 
 /** A Fetch handler that can be drained for a graceful stop. */
@@ -29,19 +29,18 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
   let draining = false;
   let onIdle = () => {};
   return {
-    async fetch(request, context) {
+    fetch(request, context) {
       if (draining) {
         // The core decides the answer (503 on its routes); the connection is this server's to close.
-        const response = await handler(request, { ...context, draining: true });
-        response.headers.set('connection', 'close');
-        return response;
+        return handler(request, drainingContext(context)).then((response) => {
+          response.headers.set('connection', 'close');
+          return response;
+        });
       }
       inFlight++;
-      try {
-        return await handler(request, context);
-      } finally {
+      return handler(request, context).finally(() => {
         if (--inFlight === 0) onIdle();
-      }
+      });
     },
     drain(graceMs, timeoutMs) {
       draining = true;
@@ -66,6 +65,17 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
   };
 }
 
+/**
+ * `context` marked as draining. Not a spread: a context may keep `deadline`
+ * and `waitUntil` on its prototype (as {@link withRequestDeadline}'s do).
+ */
+function drainingContext(context: FetchContext | undefined): FetchContext {
+  if (context === undefined) return { draining: true };
+  const { deadline } = context;
+  const waitUntil = context.waitUntil === undefined ? undefined : (promise: Promise<unknown>) => context.waitUntil!(promise);
+  return { draining: true, ...(deadline === undefined ? {} : { deadline }), ...(waitUntil === undefined ? {} : { waitUntil }) };
+}
+
 /** Options of {@link withRequestDeadline}. */
 export interface RequestDeadlineOptions {
   /** Most time from the handler's call to the whole body received. Default 30 s, as on Node. */
@@ -74,9 +84,45 @@ export interface RequestDeadlineOptions {
   readonly checkEveryMs?: number;
 }
 
-interface Pending {
-  readonly expires: number;
-  readonly controller: AbortController;
+/**
+ * One request in flight under {@link withRequestDeadline}: the context the
+ * handler gets, and its deadline. One plain object per request, with no
+ * closures, timers or event targets of its own.
+ */
+class PendingRequest implements FetchContext, RequestDeadline {
+  passed = false;
+  /** The background drop of an unread body, handed to `waitUntil`. */
+  discarding: Promise<unknown> | undefined = undefined;
+  readonly draining: boolean;
+  private onPass: (() => void) | undefined = undefined;
+
+  constructor(
+    readonly expires: number,
+    private readonly outer: FetchContext | undefined,
+  ) {
+    this.draining = outer?.draining === true;
+  }
+
+  get deadline(): RequestDeadline {
+    return this;
+  }
+
+  watch(onPass: (() => void) | undefined): void {
+    this.onPass = onPass;
+    if (this.passed) this.pass();
+  }
+
+  waitUntil(promise: Promise<unknown>): void {
+    this.discarding = promise;
+    this.outer?.waitUntil?.(promise);
+  }
+
+  pass(): void {
+    this.passed = true;
+    const onPass = this.onPass;
+    this.onPass = undefined;
+    onPass?.();
+  }
 }
 
 /**
@@ -93,38 +139,40 @@ interface Pending {
  */
 export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): FetchHandler {
   const { timeoutMs = 30_000, checkEveryMs = 500 } = options;
-  const pending = new Set<Pending>();
+  const pending = new Set<PendingRequest>();
   let timer: ReturnType<typeof setInterval> | undefined;
   const check = () => {
     const now = performance.now();
     for (const entry of pending) {
       if (entry.expires > now) continue;
       pending.delete(entry);
-      entry.controller.abort();
+      entry.pass();
     }
     if (pending.size === 0) {
       clearInterval(timer);
       timer = undefined;
     }
   };
-  return async (request, context) => {
-    const controller = new AbortController();
-    const entry: Pending = { expires: performance.now() + timeoutMs, controller };
+  return (request, context) => {
+    const entry = new PendingRequest(performance.now() + timeoutMs, context);
     pending.add(entry);
     timer ??= setInterval(check, checkEveryMs);
-    let discarding: Promise<unknown> | undefined;
-    const waitUntil = (promise: Promise<unknown>) => {
-      discarding = promise;
-      context?.waitUntil?.(promise);
-    };
-    try {
-      const response = await handler(request, { ...context, deadline: controller.signal, waitUntil });
-      if (discarding !== undefined && (closes(request.headers.get('connection')) || closes(response.headers.get('connection')))) await discarding;
-      return response;
-    } finally {
-      if (discarding === undefined) pending.delete(entry);
-      else void discarding.finally(() => pending.delete(entry));
-    }
+    return handler(request, entry).then(
+      (response) => {
+        const discarding = entry.discarding;
+        if (discarding === undefined) {
+          pending.delete(entry);
+          return response;
+        }
+        const dropped = discarding.finally(() => pending.delete(entry));
+        if (closes(request.headers.get('connection')) || closes(response.headers.get('connection'))) return dropped.then(() => response);
+        return response;
+      },
+      (error: unknown) => {
+        pending.delete(entry);
+        throw error;
+      },
+    );
   };
 }
 

@@ -70,7 +70,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Nothing is tracked per request: a refusal finds the answers still owed on
   // its connection through Node's own queue (see whenAnswered).
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const requestId = requestIds ? takeRequestId(req) : undefined;
+    // Taken here only for the access log; without one the core makes the id itself.
+    const requestId = requestIds && log !== false ? takeRequestId(req) : undefined;
     if (log !== false) {
       const started = performance.now();
       res.once('finish', () => log({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms: performance.now() - started, requestId }));
@@ -80,7 +81,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
       const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
-      res.writeHead(status, { ...headers, ...(requestId === undefined ? {} : { 'x-request-id': requestId }), 'content-length': Buffer.byteLength(body) });
+      const id = requestIds ? (requestId ?? takeRequestId(req)) : undefined;
+      res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
       res.end(body);
       return;
     }

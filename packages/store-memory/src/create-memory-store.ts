@@ -32,8 +32,6 @@ export const ENTRY_OVERHEAD_BYTES = 128;
 
 const INSERTED: InsertResult = { status: 'inserted' };
 const FULL: InsertResult = { status: 'full' };
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The map key of an id: a number when it is a safe integer (the common case,
@@ -41,7 +39,10 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * key, so 5 and 5n can never be two entries.
  */
 function keyOf(id: bigint): number | bigint {
-  return id >= MIN_SAFE && id <= MAX_SAFE ? Number(id) : id;
+  // Number() rounds an id past 2^53 - 1 to a double at least 2^53 in size,
+  // which is never a safe integer: only the ids it keeps exactly become numbers.
+  const number = Number(id);
+  return Number.isSafeInteger(number) ? number : id;
 }
 
 /**
