@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
  * @property {string} runtime
  * @property {string} name
  * @property {boolean} baseline whether it is its runtime's hand-written baseline
+ * @property {string} [against] the contender its ratios are taken against, when not the runtime's baseline
  * @property {number} rps
  * @property {number | undefined} ratio req/s over the baseline's (median of per-round ratios); undefined without a baseline
  * @property {[number, number] | undefined} ratioRange the lowest and highest per-round ratio
@@ -74,7 +75,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.against ? `${row.name} (× ${row.against})` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
     ),
   ];
   const memoryRow = rows.find(
@@ -112,10 +113,10 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '## Method',
     '',
     `- Every contender does the same work: bearer token check, media type, JSON body, field validation, insert-if-absent (in memory unless the row names a store), JSON answer. Each first passes a behaviour check (401, 400, 200, replay 200, 409) or is left out.`,
-    '- The baselines ([`bench/servers/baseline-logic.mjs`](bench/servers/baseline-logic.mjs), with [`baseline-node.mjs`](bench/servers/baseline-node.mjs) and [`baseline-fetch.mjs`](bench/servers/baseline-fetch.mjs)) do that work the cheapest honest way: the token by `startsWith`, a length check and a constant-time XOR loop over its characters (no hashing, as Plant Store), the body by `data`/`end` or `request.text()` with the 1 MiB limit, `JSON.parse` and plain checks, a `Map`.',
+    "- The baselines ([`bench/servers/baseline-logic.mjs`](bench/servers/baseline-logic.mjs), with [`baseline-node.mjs`](bench/servers/baseline-node.mjs) and [`baseline-fetch.mjs`](bench/servers/baseline-fetch.mjs)) do that work the cheapest honest way: the token by `startsWith`, a length check and a constant-time XOR loop over its characters (no hashing, as Plant Store), the body by `data`/`end` or `request.text()` with the 1 MiB limit, `JSON.parse` and plain checks, a `Map`, and the `x-request-id` every standalone answer carries (the request's own when sane, else `crypto.randomUUID()`).",
     `- Load: wrk, ${connections} connections, 2 threads, valid creates with unique ids (\`bench/create.lua\`: a per-thread counter), against 127.0.0.1. The server is pinned to core 0 and wrk to core 1 (\`taskset\`).`,
     `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved (every contender once per round, in the same order). Medians over rounds.`,
-    '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows). "p99 × baseline" likewise for p99 latency.',
+    '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge). "p99 × baseline" likewise for p99 latency.',
     '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
     `- This run took ${minutes.toFixed(1)} minutes.`,
     '',

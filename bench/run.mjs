@@ -18,6 +18,7 @@ import { renderReport } from './report.mjs';
  * @property {string} name
  * @property {string} runtime
  * @property {boolean} [baseline] whether it is its runtime's hand-written baseline
+ * @property {string} [against] the contender of the same runtime its ratios are taken against, when not the runtime's baseline
  * @property {[string, ...string[]]} command the binary and its arguments
  * @property {Record<string, string>} [env] more environment variables
  * @property {'memory' | 'sqlite' | 'postgres'} [store] where Plant Store keeps plants (default memory)
@@ -51,19 +52,33 @@ const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
 const server = (/** @type {string} */ file) => join(here, 'servers', file);
 const plantStoreNode = join(root, 'packages/server/dist/bin/node.js');
 
+/** The lean Fetch handler on the same Node bridge, which Plant Store's Fetch adapter on it is compared with. */
+const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
+
 /** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
 export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'node:http hand-written (baseline)', runtime: 'Node 20', baseline: true, command: [node20, server('baseline-node.mjs')] },
   { name: 'Plant Store adapter-node', runtime: 'Node 20', command: [node20, plantStoreNode] },
   { name: 'Plant Store adapter-node, access log on', runtime: 'Node 20', command: [node20, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
   { name: 'Fastify 5 + JSON schema', runtime: 'Node 20', command: [node20, server('fastify.mjs')] },
-  { name: 'plain fetch handler on @whatwg-node/server', runtime: 'Node 20', command: [node20, server('baseline-whatwg.mjs')] },
-  { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 20', command: [node20, server('plant-store-whatwg.mjs')] },
+  { name: WHATWG_BASELINE, runtime: 'Node 20', command: [node20, server('baseline-whatwg.mjs')] },
+  {
+    name: 'Plant Store adapter-fetch on @whatwg-node/server',
+    runtime: 'Node 20',
+    against: WHATWG_BASELINE,
+    command: [node20, server('plant-store-whatwg.mjs')],
+  },
   { name: 'Hono + valibot on @hono/node-server', runtime: 'Node 20', command: [node20, server('hono-node.mjs')] },
   { name: 'node:http hand-written (baseline)', runtime: 'Node 24', baseline: true, command: [node24, server('baseline-node.mjs')] },
   { name: 'Plant Store adapter-node', runtime: 'Node 24', command: [node24, plantStoreNode] },
   { name: 'Fastify 5 + JSON schema', runtime: 'Node 24', command: [node24, server('fastify.mjs')] },
-  { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime: 'Node 24', command: [node24, server('plant-store-whatwg.mjs')] },
+  { name: WHATWG_BASELINE, runtime: 'Node 24', command: [node24, server('baseline-whatwg.mjs')] },
+  {
+    name: 'Plant Store adapter-fetch on @whatwg-node/server',
+    runtime: 'Node 24',
+    against: WHATWG_BASELINE,
+    command: [node24, server('plant-store-whatwg.mjs')],
+  },
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
   { name: 'Plant Store adapter-node + SQLite (synchronous=FULL)', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'sqlite' },
   { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'postgres' },
@@ -267,7 +282,11 @@ async function main() {
   }
   /** @type {Row[]} */
   const rows = eligible.map((contender) => {
-    const baseline = eligible.find((other) => other.baseline && other.runtime === contender.runtime);
+    const baseline = eligible.find((other) =>
+      contender.against === undefined
+        ? other.baseline && other.runtime === contender.runtime
+        : other.name === contender.against && other.runtime === contender.runtime,
+    );
     const of = (/** @type {keyof Measurement} */ key) => rounds.map((results) => measured(results, contender)[key]);
     const ratios = baseline ? rounds.map((results) => measured(results, contender).rps / measured(results, baseline).rps) : [];
     const p99Ratios = baseline ? rounds.map((results) => measured(results, contender).p99Ms / measured(results, baseline).p99Ms) : [];
@@ -280,6 +299,7 @@ async function main() {
       runtime: contender.runtime,
       name: contender.name,
       baseline: contender.baseline === true,
+      ...(contender.against === undefined ? {} : { against: contender.against }),
       rps: median(of('rps')),
       ratio: ratios.length ? median(ratios) : undefined,
       ratioRange: ratios.length ? /** @type {[number, number]} */ ([Math.min(...ratios), Math.max(...ratios)]) : undefined,

@@ -1,9 +1,8 @@
 // The same hand-written work as a plain Fetch handler (Request → Response),
 // reading the body with `request.text()` after a Content-Length check.
-import { createPlantLogic, MAX_BODY_BYTES, TOO_LARGE, token } from './baseline-logic.mjs';
+import { createPlantLogic, MAX_BODY_BYTES, requestId, TOO_LARGE, token } from './baseline-logic.mjs';
 
 const handle = createPlantLogic(token);
-const headers = { 'content-type': 'application/json' };
 
 /** @param {Request} request */
 export async function fetchHandler(request) {
@@ -11,6 +10,7 @@ export async function fetchHandler(request) {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   const query = url.indexOf('?', start);
   const path = query < 0 ? url.slice(start) : url.slice(start, query);
+  const headers = { 'content-type': 'application/json', 'x-request-id': requestId(request.headers.get('x-request-id')) };
   if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return new Response(TOO_LARGE[1], { status: TOO_LARGE[0], headers });
   const body = request.method === 'POST' ? await request.text() : '';
   const [status, json] = handle(request.method, path, request.headers.get('authorization'), request.headers.get('content-type'), body);

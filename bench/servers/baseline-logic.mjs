@@ -4,7 +4,9 @@
 // allocation, as Plant Store compares); the media type by `startsWith`;
 // `JSON.parse`; object, required-field, type and int64-range checks; a Map
 // insert-if-absent with replay 200 and conflict 409; the same statuses and
-// Error bodies. It is the ceiling each runtime's contenders are measured against.
+// Error bodies; and, as the standalone servers do on every answer, an
+// `x-request-id`: the request's own when it is sane, else `crypto.randomUUID()`.
+// It is the ceiling each runtime's contenders are measured against.
 
 /** @typedef {[status: number, json: string]} Answer */
 /**
@@ -16,6 +18,19 @@
  * @param {string} body
  * @returns {Answer}
  */
+
+const REQUEST_ID = /^[A-Za-z0-9+/=._:-]{1,128}$/;
+
+/**
+ * The request id to echo: the request's `X-Request-Id` when it is 1 to 128
+ * characters of `A-Z a-z 0-9 + / = . _ : -`, else a new random UUID.
+ *
+ * @param {string | string[] | null | undefined} given
+ * @returns {string}
+ */
+export function requestId(given) {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
 
 /** Largest body accepted, as Plant Store's default. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -58,44 +58,52 @@ export class NodePlantRequest implements PlantRequest {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
     if (this.#res !== undefined) sendContinue(this.#res);
-    // The whole body is already in the stream's buffer (the core asked after
-    // a turn): take it at once, without listeners or another turn.
+    // The whole body is already in the stream's buffer: take it at once,
+    // without listeners or another turn.
     if (req.complete && !req.readableFlowing) return readBuffered(req, maxBytes);
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          // Keep nothing more: the rest is read and dropped, so the client can
-          // finish sending and read its 413 instead of meeting a reset.
-          cleanup();
-          req.resume();
-          resolve(TOO_LARGE);
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = () => {
-        cleanup();
-        resolve({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-      };
-      const onAbort = () => {
-        cleanup();
-        resolve(ABORTED);
-      };
-      const cleanup = () => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onAbort);
-        req.off('close', onAbort);
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onAbort);
-      req.on('close', onAbort);
-    });
+    // Asked during the 'request' event, Node is still parsing the bytes the
+    // head came in; a body that came with it is parsed before the next
+    // microtask. Look again then, before paying for stream events.
+    return Promise.resolve().then(() => (req.complete && !req.readableFlowing ? readBuffered(req, maxBytes) : readStreaming(req, maxBytes)));
   }
+}
+
+/** Reads the body as it arrives, keeping nothing past `maxBytes`. */
+function readStreaming(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        // Keep nothing more: the rest is read and dropped, so the client can
+        // finish sending and read its 413 instead of meeting a reset.
+        cleanup();
+        req.resume();
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+    };
+    const onAbort = () => {
+      cleanup();
+      resolve(ABORTED);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
 }
 
 const EMPTY = new Uint8Array(0);
