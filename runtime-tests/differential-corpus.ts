@@ -768,14 +768,6 @@ const BAD_CONTENT_LENGTH = [
 ];
 
 const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
-  ...(['Node 20', 'Node 22', 'Node 24'] as const).map(
-    (node) =>
-      [
-        node,
-        "node:http emits 'connect' for CONNECT and, with no listener, destroys the socket without an answer (core)",
-        ['method: CONNECT', 'method: CONNECT authority-form'],
-      ] as const,
-  ),
   [
     'Bun',
     "Bun's HTTP parser refuses this itself with an empty 400/431/505 before the handler runs (Node: the Error body 1005/1403)",
@@ -888,7 +880,6 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
     "Bun's HTTP parser closes the connection without an answer on a method it does not know (llhttp: 1005)",
     ['method: post', 'method: Post', 'method: FOO'],
   ],
-  ['Bun', 'Bun hands CONNECT to the handler (404/405); node:http closes the socket without an answer', ['method: CONNECT', 'method: CONNECT authority-form']],
   [
     'Deno',
     "Deno's HTTP parser refuses this itself with an empty 400 before the handler runs (Node: the Error body 1005)",
@@ -996,11 +987,7 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
     'Deno accepts any token as a method (post, FOO), so the handler answers 405; llhttp refuses unknown methods (1005)',
     ['method: post', 'method: Post', 'method: FOO'],
   ],
-  [
-    'Deno',
-    'Deno refuses CONNECT to a path itself with an empty 400 and hands authority-form CONNECT to the handler (404); node:http closes the socket',
-    ['method: CONNECT', 'method: CONNECT authority-form'],
-  ],
+  ['Deno', "Deno refuses CONNECT to a path itself with an empty 400 before the handler runs (Node: the handler's 405/1201)", ['method: CONNECT']],
   [
     'workerd',
     "workerd's HTTP server (kj) throws before the Worker runs (bad Content-Length/TE, absolute-form or asterisk-form target, two or odd Host headers) and answers a plain-text 500",
@@ -1155,7 +1142,7 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
       'method: P@ST',
     ],
   ],
-  ['workerd', 'workerd (kj) answers CONNECT itself with a plain-text 400; node:http closes the socket', ['method: CONNECT']],
+  ['workerd', "workerd (kj) answers CONNECT to a path itself with a plain-text 400 (Node: the handler's 405/1201)", ['method: CONNECT']],
 ];
 
 /**

@@ -37,6 +37,18 @@ describe('request targets on the standalone Node server', () => {
     expect(await store.get(20n)).toBeUndefined();
   });
 
+  it('answers CONNECT like any other method (405 on a route, 404 elsewhere) with the Error body, then closes', async () => {
+    for (const [head, status, code] of [
+      ['CONNECT /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\r\n', 405, 1201],
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 404, 1200],
+    ] as const) {
+      const result = await rawExchange(running.url, [head], 2_000);
+      const [answer, more] = parseResponses(result.received);
+      expect([answer?.status, answer?.headers['connection'], JSON.parse(answer?.body ?? '{}').error, more], head).toEqual([status, 'close', code, undefined]);
+      expect(result.closed, head).toBe(true);
+    }
+  });
+
   it('refuses an HTTP/1.1 request without Host (RFC 9112 §3.2) with the Error body 400/1005, and stores nothing', async () => {
     const result = await rawExchange(running.url, [create('/plants', 30).replace('Host: x\r\n', '')], 2_000);
     const [answer] = parseResponses(result.received);

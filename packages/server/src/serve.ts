@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
@@ -106,6 +106,24 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Any other expectation is ignored (RFC 9110 §10.1.1 allows it) instead of
   // Node's bare 417: the request gets the answer it would get without it.
   server.on('checkExpectation', onRequest);
+  // CONNECT: without a listener node:http drops the socket unanswered. It is
+  // answered like any other method instead (405 on a route, 404 elsewhere),
+  // and the connection, which Node has handed over, is closed after it.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      // Bytes the client still sends are read and dropped, so that closing
+      // cannot reset the connection under the answer.
+      socket.resume();
+      socket.end();
+      setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+    });
+    // Node hands the request over unfinished: nothing more belongs to it.
+    if (!req.complete) req.complete = true;
+    onRequest(req, res);
+  });
   server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     let connection = connections.get(socket);
