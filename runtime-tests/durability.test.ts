@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
@@ -132,5 +135,31 @@ describe('processes sharing one SQLite file', () => {
     } finally {
       for (const agent of agents) agent.destroy();
     }
+  });
+
+  it('open a new file together: three Bun, three Node 24 and one Deno process starting at once all open it, 40 times over', async () => {
+    const directory = sharedDirectory();
+    const store = fileURLToPath(new URL('../packages/store-sqlite/dist/index.js', import.meta.url));
+    const opener = join(directory, 'open.mjs');
+    // Prints the error instead of a stack, so a failure shows which runtime said what.
+    writeFileSync(
+      opener,
+      `import { createSqliteStore } from ${JSON.stringify(store)};\n` +
+        `try { await (await createSqliteStore({ path: process.argv.at(-1) })).close(); console.log('open'); }\n` +
+        `catch (error) { console.log(String(error)); }\n`,
+    );
+    const run = promisify(execFile);
+    const deno = ['run', '--allow-read', '--allow-write', '--allow-env', opener];
+    // Three of a kind start nearly together, which is when the race shows.
+    const openers = [...['Bun', 'Bun', 'Bun', 'Node 24', 'Node 24', 'Node 24'].map((name) => [name, [opener]] as const), ['Deno', deno] as const];
+    const failures: string[] = [];
+    for (let round = 0; round < 40; round++) {
+      const file = join(directory, `new-${round}.db`);
+      const outputs = await Promise.all(
+        openers.map(([name, args]) => run(runtime(name).binary, [...args, file], { timeout: 20_000 }).then(({ stdout }) => stdout.trim())),
+      );
+      for (const [i, output] of outputs.entries()) if (output !== 'open') failures.push(`round ${round}, ${openers[i]![0]}: ${output}`);
+    }
+    expect(failures).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { InsertResult, Plant, PlantStore } from '@plant-store/core';
-import { openSqlite, type SqliteStatement } from './open-sqlite.ts';
+import { openSqlite, type SqliteConnection, type SqliteStatement } from './open-sqlite.ts';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -82,14 +82,29 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     // First of all: with no busy timeout, a second process opening the file
     // fails at once with "database is locked".
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    db.exec('PRAGMA journal_mode = WAL');
+    await switchToWal(db, busyTimeoutMs);
     db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
-      id INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      tag TEXT,
-      created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-    )`);
+    // The schema is written in a transaction that takes the write lock up
+    // front, under the busy timeout. Left to itself, CREATE TABLE reads the
+    // schema and then asks to write, and SQLite does not wait when a read must
+    // become a write: a process that started at the same moment as another
+    // (PLANT_STORE_WORKERS) failed at once with "database is locked".
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        tag TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      )`);
+      db.exec('COMMIT');
+    } catch (error) {
+      // Some failures end the transaction themselves; the first error is the one to report.
+      try {
+        db.exec('ROLLBACK');
+      } catch {}
+      throw error;
+    }
     insert = db.prepare(`INSERT INTO ${table} (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`);
     select = db.prepare(`SELECT name, tag FROM ${table} WHERE id = ?`);
     probe = db.prepare(`SELECT 1 FROM ${table} LIMIT 1`);
@@ -177,4 +192,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       db.close();
     },
   };
+}
+
+/**
+ * `PRAGMA journal_mode = WAL`, tried again for up to `busyTimeoutMs` while
+ * another process holds the file: the switch needs the file to itself, and
+ * SQLite answers "database is locked" at once instead of waiting under the
+ * busy timeout (seen with two or three processes opening a new file together).
+ */
+async function switchToWal(db: SqliteConnection, busyTimeoutMs: number): Promise<void> {
+  const until = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!/database is locked/i.test(String((error as Error)?.message)) || Date.now() >= until) throw error;
+      await new Promise<void>((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
 }
