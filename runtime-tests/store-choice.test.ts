@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,42 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     expect([...first, ...again].map((response) => response.status)).toEqual([...ids.map(() => 200), ...ids.map(() => 409)]);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it('PLANT_STORE_WORKERS=2 replaces a worker that is killed, and keeps serving every plant', async () => {
+    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_WORKERS: '2' });
+    servers.push(server);
+    const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+    const workers = async () => {
+      for (let tries = 0; tries < 50; tries++) {
+        const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => line.trim() !== '');
+        if (pids.length === 2) return pids.map(Number);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the primary does not have two workers');
+    };
+    // The newer worker: the first holds the listening socket the primary shares, and
+    // killing it before the second has taken that socket would close the port for a moment.
+    const victim = Math.max(...(await workers()));
+    expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":81,"name":"before"}' })).status).toBe(200);
+    process.kill(victim, 'SIGKILL');
+    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another( in \\d+ ms)?\n`));
+    expect(await workers()).not.toContain(victim);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body: '{"id":81,"name":"before"}' })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('PLANT_STORE_WORKERS=2 with a SQLite file that cannot be opened stops the start: one line, exit 1, no restarts', async () => {
+    const { code, output, ms } = await startFailing('Node 22', 'sqlite:/etc/hostname/plants.db', { PLANT_STORE_WORKERS: '2' });
+    expect(code).toBe(1);
+    expect(causeOf(output)).toEqual([
+      expect.stringMatching(/^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: /),
+    ]);
+    expect(ms).toBeLessThan(10_000);
   });
 
   it.each([

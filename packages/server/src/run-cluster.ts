@@ -16,8 +16,10 @@ export interface ListeningMessage {
  * (node:cluster; the kernel spreads connections), over one store they share:
  * SQLite (one file, one writer at a time) or PostgreSQL. The primary serves
  * nothing itself: it starts the workers, prints the first one's startup lines
- * once, replaces a worker that dies, and on SIGINT/SIGTERM asks every worker to
- * drain, then exits 0 once they have.
+ * once, replaces a worker that dies (after a growing pause when replacements
+ * keep failing to start), and on SIGINT/SIGTERM asks every worker to drain,
+ * then exits 0 once they have. When no worker could start at all, it stops
+ * the others and exits 1, as a single process with that setting would.
  *
  * @throws Error when the store would be the memory store, which processes cannot share.
  */
@@ -34,12 +36,20 @@ export async function runCluster(config: StandaloneConfig): Promise<void> {
   const env = config.generatedToken === undefined ? {} : { PLANT_STORE_TOKENS: config.generatedToken };
   let stopping = false;
   let announced = false;
+  /** Workers that have listened; one that ends before it did could not start. */
+  const listened = new WeakSet<Worker>();
+  /** Replacements in a row that ended before listening, for the backoff. */
+  let failedStarts = 0;
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     worker.on('message', (message: ListeningMessage) => {
-      if (message?.type !== 'plant-store:listening' || announced) return;
+      if (message?.type !== 'plant-store:listening') return;
+      listened.add(worker);
+      failedStarts = 0;
+      if (announced) return;
       announced = true;
+      for (let i = 1; i < config.workers; i++) fork();
       const [first, ...rest] = message.records;
       if (first === undefined) return;
       // Workers were handed the made token as if configured, so only the primary knows to print it.
@@ -54,17 +64,39 @@ export async function runCluster(config: StandaloneConfig): Promise<void> {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
+    // The first worker could not start: a setting that cannot work (an
+    // unopenable file, a refused port) would fail every other the same way.
+    // It has said why in one line; the start stops, as without workers.
+    if (!announced) process.exit(1);
+    // Later, a worker that cannot start (the database away) is tried again
+    // with a growing pause, up to 30 s, rather than forty times a second.
+    const delayMs = listened.has(worker) ? 0 : Math.min(30_000, 250 * 2 ** failedStarts++);
     console.error(
-      formatLogRecords([{ level: 'error', msg: `plant-store: worker ${worker.process.pid} ended (${signal ?? code}); starting another` }], config.logFormat),
+      formatLogRecords(
+        [
+          {
+            level: 'error',
+            msg: `plant-store: worker ${worker.process.pid} ended (${signal ?? code}); starting another${delayMs > 0 ? ` in ${delayMs} ms` : ''}`,
+          },
+        ],
+        config.logFormat,
+      ),
     );
-    fork();
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delayMs);
   });
-  for (let i = 0; i < config.workers; i++) fork();
+  // One worker first, the others once it listens: a setting that cannot work
+  // is then said once, by one worker, and the first start makes a new SQLite
+  // file's schema before the others open it.
+  fork();
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
+      // Between a worker's end and its delayed replacement there may be none to wait for.
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
       // Workers drain within the shutdown timeout; past it, whatever is left is ended.
       setTimeout(() => {
