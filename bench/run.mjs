@@ -95,7 +95,11 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/server/dist/standalone/bun.js')] },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
-  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/server/dist/standalone/deno.js')] },
+  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, server('plant-store-deno-serve.mjs')] },
+  // The standalone Deno server runs node:http (Deno's), for the timeouts Deno.serve lacks: compared
+  // with the same lean Deno.serve baseline, and with the lean node:http server on Deno.
+  { name: 'node:http hand-written, on Deno', runtime: 'Deno', command: [deno, ...denoRun, server('baseline-node.mjs')] },
+  { name: 'Plant Store standalone (node:http on Deno)', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/server/dist/standalone/deno.js')] },
 ]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
 function ensureWrk() {

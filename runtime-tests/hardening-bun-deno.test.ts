@@ -59,9 +59,8 @@ describe.each(['Bun', 'Deno'])('%s standalone server', (name) => {
     const result = await rawExchange(server.baseUrl, [head(size), ...filler(size), { pauseMs: 300 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'], 3_000);
     const responses = parseResponses(result.received);
     expect(responses[0]?.body).toBe(TOO_LARGE);
-    // Bun keeps the connection and answers the next request; Deno closes it after the 413.
-    if (name === 'Bun') expect(responses.map((response) => response.status)).toEqual([413, 200]);
-    else expect(result.closed).toBe(true);
+    // The body is read and dropped, so the connection stays usable: the next request is answered.
+    expect(responses.map((response) => response.status)).toEqual([413, 200]);
   });
 
   it('does not cut an upload that keeps sending for 12 s, within the 30 s request deadline', { timeout: 20_000 }, async () => {
@@ -109,6 +108,45 @@ describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s he
     const body = '{"id":7003,"name":"quick"}';
     const result = await rawExchange(server.baseUrl, [head(body.length) + body, { pauseMs: 2_500 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'], 4_000);
     expect(parseResponses(result.received).map((response) => response.status)).toEqual([200, 200]);
+  });
+});
+
+// Deno serves with its node:http, as Node does: the same deadlines, cut the same way.
+describe.each(['Node 20', 'Deno'])('%s standalone server against slow and idle clients (10 s headers, 5 s keep-alive)', (name) => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(runtime(name), 'working');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const trickle = (text: string) => [...text].flatMap((char) => [char, { pauseMs: 1_000 }]);
+
+  it(
+    'answers 200 connections trickling headers a byte a second with 408 (1402) at the headers deadline, and serves others meanwhile',
+    { timeout: 25_000 },
+    async () => {
+      const slow = Array.from({ length: 200 }, () => rawExchange(server.baseUrl, trickle(head(20)), 16_000));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
+      expect(parseResponses(quick.received)[0]?.status).toBe(200);
+      const results = await Promise.all(slow);
+      const answers = results.map((result) => {
+        const [response] = parseResponses(result.received);
+        return { closed: result.closed, status: response?.status, body: response?.body, inTime: result.elapsedMs >= 9_500 && result.elapsedMs < 13_000 };
+      });
+      expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
+        new Set([JSON.stringify({ closed: true, status: 408, body: TIMED_OUT, inTime: true })]),
+      );
+    },
+  );
+
+  it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 15_000 }, async () => {
+    const result = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], 12_000);
+    expect(parseResponses(result.received).map((response) => response.status)).toEqual([200]);
+    expect(result.closed).toBe(true);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(4_500);
+    expect(result.elapsedMs).toBeLessThan(8_000);
   });
 });
 

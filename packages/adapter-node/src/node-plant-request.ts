@@ -125,8 +125,20 @@ function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {
     req.resume();
     return TOO_LARGE;
   }
-  const chunk = req.read() as Buffer | null;
-  return { ok: true, bytes: chunk ?? EMPTY };
+  const first = req.read() as Buffer | null;
+  if (first === null) return { ok: true, bytes: EMPTY };
+  // Node hands over the whole buffer in one read; Deno's node:http one
+  // chunk per read, so read on until the buffer is empty.
+  let next = req.read() as Buffer | null;
+  if (next === null) return { ok: true, bytes: first };
+  const chunks = [first];
+  let size = first.length;
+  while (next !== null) {
+    chunks.push(next);
+    size += next.length;
+    next = req.read() as Buffer | null;
+  }
+  return { ok: true, bytes: Buffer.concat(chunks, size) };
 }
 
 /** Whether the server this request came in on has stopped accepting connections. */

@@ -1,43 +1,33 @@
-import { batchLines } from './access-log.ts';
-import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
-import { createStandalone, type BuildOptions } from './create-standalone.ts';
+import { formatLogRecords } from './format-log-records.ts';
+import type { BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
+import { serveStandalone } from './serve-standalone.ts';
 import { STANDALONE_VARIABLES } from './standalone-variables.ts';
-import { formatLogRecords } from './format-log-records.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
+import { watchAccepting } from './watch-accepting.ts';
 
 declare const Deno: {
   env: { get(name: string): string | undefined };
-  serve(
-    options: { hostname: string; port: number; onListen(address: { hostname: string; port: number }): void },
-    handler: (request: Request) => Promise<Response>,
-  ): DenoServer;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
   exit(code: number): never;
 };
-
-interface DenoServer {
-  shutdown(): Promise<void>;
-  readonly finished: Promise<void>;
-}
-
-/** How long a failed accept loop waits before listening again. */
-const RESTART_DELAY_MS = 250;
 
 /** The only variables read (Node's and workerd's own left out); Deno runs with `--allow-env` for exactly these. */
 const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only === undefined).map((variable) => variable.name);
 
 /**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`, or `runDeno()` from
- * `@plant-store/server/deno`): the same settings and stores as on Node, the
- * access log, and a graceful stop on SIGINT/SIGTERM.
+ * `@plant-store/server/deno`): the same settings, stores, access log and
+ * graceful stop as on Node, through the same {@link serve}.
  *
- * `server.shutdown()` cuts the bodies of requests still being received, so the
- * stop comes in two steps: first requests in flight finish while new ones get
- * 503 with `Connection: close`, then the server shuts down, the store closes
- * and the process exits 0.
+ * It serves with Deno's `node:http`, not `Deno.serve`: that server has the
+ * headers, request and keep-alive timeouts `Deno.serve` lacks, so slow and
+ * idle clients are cut as on Node, and requests it cannot read are answered
+ * with the Error body, byte for byte as on Node (docs/contract.md, "Known
+ * differences between runtimes"). Its accept loop can stop for good once file
+ * descriptors ran out; {@link watchAccepting} opens the listener again.
  *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  * @param extraVariables More variables `build` reads (each needs `--allow-env`).
@@ -49,60 +39,23 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     for (const name of [...VARIABLES, ...extraVariables]) read[name] = Deno.env.get(name);
     const config = readStandaloneConfig(env);
     const served = await openServed(config, env, build);
-    const { fetch } = createStandalone(
-      env,
-      batchLines((text) => console.log(text)),
-      () => served.options,
-      config,
-    );
-    const draining = createDrainingFetch(fetch);
-    const guarded = withRequestDeadline(draining.fetch);
+    const running = await serveStandalone(config, served);
+    console.log(formatLogRecords(startupRecords(config, running.url, served.store), config.logFormat));
+    const { port } = new URL(running.url);
+    const stopWatching = watchAccepting(running.server, config.host, Number(port), () => {
+      const msg = 'plant-store: the server stopped accepting connections (file descriptors ran out?); listening again';
+      console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
+    });
     let stopping = false;
-    let port = config.port;
-    // Deno's accept loop ends when accepting fails (EMFILE once every
-    // descriptor is taken), rejecting `finished`, which would end the
-    // process. It is started again instead, on the same port, once
-    // descriptors may have been freed; connections already open live on.
-    const start = (first: boolean): DenoServer => {
-      const server = Deno.serve(
-        {
-          hostname: config.host,
-          port,
-          onListen: ({ hostname, port: bound }) => {
-            port = bound;
-            if (!first) return;
-            const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}`;
-            console.log(formatLogRecords(startupRecords(config, url, served.store), config.logFormat));
-          },
-        },
-        (request) => guarded(request),
-      );
-      server.finished.catch((error: unknown) => {
-        if (stopping) return;
-        const msg = `plant-store: Deno.serve stopped accepting (${error instanceof Error ? error.message : String(error)}); listening again`;
-        console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
-        setTimeout(() => restart(), RESTART_DELAY_MS);
-      });
-      return server;
-    };
-    const restart = () => {
+    const stop = () => {
       if (stopping) return;
-      try {
-        current = start(false);
-      } catch (error) {
-        const msg = `plant-store: cannot listen again yet (${error instanceof Error ? error.message : String(error)})`;
-        console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
-        setTimeout(restart, RESTART_DELAY_MS);
-      }
+      stopping = true;
+      stopWatching();
+      void running
+        .close()
+        .then(() => served.close())
+        .then(() => Deno.exit(0));
     };
-    let current = start(true);
-    const stop = draining.stopper(
-      () => {
-        stopping = true;
-        return current.shutdown().then(() => served.close());
-      },
-      () => Deno.exit(0),
-    );
     Deno.addSignalListener('SIGINT', stop);
     Deno.addSignalListener('SIGTERM', stop);
   } catch (error) {

@@ -5,8 +5,7 @@ import { openServed } from './open-served.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { logWarningsAsJson } from './log-warnings-as-json.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
-import { serve } from './serve.ts';
-import { standaloneHandlerOptions } from './standalone-handler-options.ts';
+import { serveStandalone } from './serve-standalone.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 
@@ -27,13 +26,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     if (config.logFormat === 'json') logWarningsAsJson();
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     const served = await openServed(config, env, build);
-    const running = await serve({
-      ...standaloneHandlerOptions(config, served.options),
-      host: config.host,
-      port: config.port,
-      logFormat: config.logFormat,
-      ...(config.accessLog ? {} : { accessLog: false as const }),
-    });
+    const running = await serveStandalone(config, served);
     const records = startupRecords(config, running.url, served.store);
     // A worker of several tells the primary, which prints one startup block for all.
     if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', records } satisfies ListeningMessage);
