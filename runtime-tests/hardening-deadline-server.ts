@@ -1,4 +1,4 @@
-// A Fetch server for hardening-bun-deno.test.ts, run from sources by Bun or
+// A Fetch server for hardening.test.ts, run from sources by Bun or
 // Deno: the production handler behind the production request deadline
 // (withRequestDeadline), shortened to HARDENING_DEADLINE_MS so that a test
 // sees the 408 in seconds rather than after 30.

@@ -7,9 +7,10 @@ import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send } from '@plant-sto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 
-// The standalone workerd server, spoken to over raw sockets: what its HTTP
-// server does with framing other runtimes refuse, and that it keeps serving,
-// and keeps its plants, when workerd itself goes down.
+// The standalone workerd server, spoken to over raw sockets: its node:http
+// front refuses the framing workerd's own HTTP server would mishandle, closes
+// connections as asked, and keeps serving, with its plants, when workerd
+// itself goes down.
 
 const linux = existsSync('/proc/self/stat');
 /** util-linux's `prlimit`, to lower workerd's file descriptor limit, where there is one. */
@@ -41,29 +42,27 @@ async function createOnce(id: number, name = 'plant'): Promise<[number, string]>
   );
 }
 
-/** Bytes that workerd answers itself, with its plain-text 500, before the Plant Store Worker sees them. */
-const REFUSED_BY_WORKERD: Record<string, string> = {
-  'two Content-Length headers': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello`,
+/** Bytes workerd's own HTTP server would answer with its plain-text 500 (or, for CL+TE, run what follows): the front refuses them as Node does. */
+const REFUSED_BY_THE_FRONT: Record<string, string> = {
   'two different Content-Length headers': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!`,
   'Content-Length: +5': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: +5\r\n\r\nhello`,
   'Content-Length: 0x10': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: 0x10\r\n\r\nhello`,
   'Transfer-Encoding: gzip': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: gzip\r\n\r\nhello`,
   'Transfer-Encoding: xchunked': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
   'Transfer-Encoding: chunked, identity': `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: chunked, identity\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
-  'two Host headers': `GET /openapi.json HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`,
-  'an absolute-form target': `GET http://other.example/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n`,
-  // miniflare makes every socket it opens read this header as the request's `cf` object.
-  'an MF-CF-Blob header that is not JSON': `GET /openapi.json HTTP/1.1\r\nHost: x\r\nMF-CF-Blob: {bad\r\n\r\n`,
 };
+const MALFORMED = '{"error":1005,"message":"not a valid HTTP/1.1 request"}';
 
 describe('the standalone workerd server over raw sockets', () => {
-  it("serves workerd's socket through the guard only: no miniflare entry Worker compressing answers, serving /cdn-cgi or obeying MF- headers", async () => {
+  it('serves the Worker through the front only: no miniflare entry Worker compressing answers, serving /cdn-cgi or obeying MF- headers', async () => {
     const { received } = await rawExchange(
       server.baseUrl,
       [
         create(++nextId, 'plant', 'Accept-Encoding: gzip, br\r\n'),
         'GET /cdn-cgi/handler/scheduled HTTP/1.1\r\nHost: localhost\r\n\r\n',
         'GET /openapi.jsonx HTTP/1.1\r\nHost: x\r\nMF-Original-URL: http://x/openapi.json\r\nMF-Route-Override: none\r\n\r\n',
+        // miniflare makes workerd's sockets read this header as the request's `cf` object; the front drops it.
+        'GET /openapi.jsonx HTTP/1.1\r\nHost: x\r\nMF-CF-Blob: {bad\r\n\r\n',
       ],
       1_500,
     );
@@ -72,12 +71,13 @@ describe('the standalone workerd server over raw sockets', () => {
       [200, '{"name":"plant"}'],
       [404, '{"error":1200,"message":"no such route"}'],
       [404, '{"error":1200,"message":"no such route"}'],
+      [404, '{"error":1200,"message":"no such route"}'],
     ]);
     expect(responses[0]!.headers['content-encoding']).toBeUndefined();
   });
 
   it.each(['Content-Length first', 'Transfer-Encoding first'])(
-    "refuses Content-Length with Transfer-Encoding (%s) with workerd's own 500 and closes the connection: the create hidden behind it never runs",
+    'refuses Content-Length with Transfer-Encoding (%s) with 400 (1005) and closes the connection: the create hidden behind it never runs',
     async (order) => {
       const id = ++nextId;
       const framing =
@@ -85,27 +85,35 @@ describe('the standalone workerd server over raw sockets', () => {
       const smuggling = `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\n${framing}\r\n0\r\n\r\n${create(id, 'smuggled')}`;
       const result = await rawExchange(server.baseUrl, [smuggling], 5_000);
       expect(result.closed).toBe(true);
-      expect(result.received).toBe('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 21\r\n\r\nInternal Server Error');
+      const responses = parseResponses(result.received);
+      expect(responses.map(({ status, body }) => [status, body])).toEqual([[400, MALFORMED]]);
       // Not stored: another name for the same id is a first create, not a conflict.
       expect(await createOnce(id, 'honest')).toEqual([200, '{"name":"honest"}']);
     },
   );
 
-  it.each(Object.keys(REFUSED_BY_WORKERD))("answers %s with workerd's own plain-text 500 and closes the connection, then keeps serving", async (name) => {
-    const result = await rawExchange(server.baseUrl, [REFUSED_BY_WORKERD[name]!], 5_000);
+  it.each(Object.keys(REFUSED_BY_THE_FRONT))('answers %s with 400 (1005), the Error body, and closes the connection, then keeps serving', async (name) => {
+    const result = await rawExchange(server.baseUrl, [REFUSED_BY_THE_FRONT[name]!], 5_000);
     expect(result.closed).toBe(true);
-    // No stack trace, no Worker answer: workerd's fixed text.
-    expect(result.received).toBe('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 21\r\n\r\nInternal Server Error');
-    const id = ++nextId;
-    expect(await createOnce(id)).toEqual([200, '{"name":"plant"}']);
+    expect(parseResponses(result.received).map(({ status, body }) => [status, body])).toEqual([[400, MALFORMED]]);
+    expect(await createOnce(++nextId)).toEqual([200, '{"name":"plant"}']);
   });
 
-  it("leaves the connection open after a client's Connection: close or an HTTP/1.0 request (workerd's HTTP server; a front proxy must close it)", async () => {
+  it("closes the connection after a client's Connection: close and after an HTTP/1.0 request", async () => {
     for (const version of ['HTTP/1.1\r\nConnection: close', 'HTTP/1.0']) {
-      const result = await rawExchange(server.baseUrl, [`GET /openapi.json ${version}\r\nHost: x\r\n\r\n`], 1_000);
+      const result = await rawExchange(server.baseUrl, [`GET /openapi.json ${version}\r\nHost: x\r\n\r\n`], 3_000);
       expect(parseResponses(result.received).map(({ status }) => status)).toEqual([200]);
-      expect(result.closed, version).toBe(false);
+      expect(result.closed, version).toBe(true);
     }
+  });
+
+  it('answers an oversized chunked upload that keeps sending with its 413, not a reset', async () => {
+    const chunk = `${(64 * 1024).toString(16)}\r\n${' '.repeat(64 * 1024)}\r\n`;
+    const head = `POST /plants HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+    const result = await rawExchange(server.baseUrl, [head, ...Array.from({ length: 48 }, () => chunk), '0\r\n\r\n'], 8_000);
+    expect(parseResponses(result.received).map(({ status, body }) => [status, body])).toEqual([
+      [413, '{"error":1400,"message":"body: larger than the limit of 1048576 bytes"}'],
+    ]);
   });
 
   it.runIf(linux)('keeps serving on the same port, with its plants, when workerd is killed: miniflare starts it again and a line says so', async () => {
@@ -122,22 +130,22 @@ describe('the standalone workerd server over raw sockets', () => {
     expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
   });
 
-  it.runIf(linux && prlimit)('keeps its plants when workerd runs out of file descriptors (it exits on accept: EMFILE and is started again)', async () => {
+  it.runIf(linux && prlimit)('keeps serving, with its plants, when one client opens more connections than the server has descriptors', async () => {
     const id = ++nextId;
     expect(await createOnce(id, 'kept')).toEqual([200, '{"name":"kept"}']);
-    const restarts = server.output().split('was started again').length;
     const before = workerdPid();
-    execFileSync(prlimit!, [`--pid=${before}`, '--nofile=64:64']);
+    // The front (this Node process) runs out; workerd only ever sees the front's few connections.
+    execFileSync(prlimit!, [`--pid=${server.child.pid!}`, '--nofile=128:128']);
     const { port } = new URL(server.baseUrl);
-    const sockets = Array.from({ length: 120 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
+    const sockets = Array.from({ length: 300 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
     try {
-      await expect.poll(() => server.output().split('was started again').length, { timeout: 20_000 }).toBe(restarts + 1);
-      expect(server.output()).toContain('accept: Too many open files');
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(server.child.exitCode).toBeNull();
     } finally {
       for (const socket of sockets) socket.destroy();
     }
     await expect.poll(() => createOnce(id, 'kept'), { timeout: 10_000 }).toEqual([200, '{"name":"kept"}']);
-    expect(workerdPid()).not.toBe(before);
+    expect(workerdPid()).toBe(before);
   });
 });
 

@@ -39,7 +39,7 @@ export type ProtocolErrorKind = 'malformed-request' | 'request-timeout' | 'heade
 /**
  * The answers to requests an HTTP server could not read: not HTTP (400, 1005),
  * too slow (408, 1402), headers too large (431, 1403). A server that can write
- * its own protocol errors (the standalone Node server) sends these.
+ * its own protocol errors (the standalone Node, Deno and workerd servers) sends these.
  */
 export const PROTOCOL_ERRORS: Readonly<Record<ProtocolErrorKind, PlantResponse>> = Object.freeze({
   'malformed-request': errorResponse('malformed-request', 'not a valid HTTP/1.1 request'),

@@ -41,7 +41,7 @@ export const errorTable = {
   'not-an-object': { status: 400, code: 1002, when: 'valid JSON, but not an object' },
   'field-missing': { status: 400, code: 1003, when: 'a required field is missing (id, name)' },
   'field-invalid': { status: 400, code: 1004, when: 'a field has the wrong type or is out of range' },
-  'malformed-request': { status: 400, code: 1005, when: 'not a valid HTTP request (standalone Node server)' },
+  'malformed-request': { status: 400, code: 1005, when: 'not a valid HTTP request (standalone Node, Deno and workerd servers)' },
   unauthenticated: { status: 401, code: 1100, when: 'no credentials: no Authorization header, another scheme, or an empty token' },
   'token-rejected': { status: 401, code: 1101, when: 'the token was rejected' },
   'origin-not-allowed': { status: 403, code: 1102, when: 'a CORS preflight from an origin that is not allowed (only with the `cors` option)' },
@@ -52,9 +52,9 @@ export const errorTable = {
   'request-timeout': {
     status: 408,
     code: 1402,
-    when: 'the request was not received in time (standalone servers: Node, and the request deadline on Bun and Deno)',
+    when: 'the request was not received in time (standalone servers: Node, Deno and workerd, and the request deadline on Bun)',
   },
-  'headers-too-large': { status: 431, code: 1403, when: 'the request headers are too large (standalone Node server)' },
+  'headers-too-large': { status: 431, code: 1403, when: 'the request headers are too large (standalone Node, Deno and workerd servers)' },
   'unsupported-media-type': { status: 415, code: 1401, when: 'Content-Type is not JSON' },
   internal: { status: 500, code: 1500, when: 'unexpected internal error' },
   'storage-unavailable': {

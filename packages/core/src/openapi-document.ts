@@ -131,7 +131,7 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
       description: [
         'A sample plant store interface: one operation, which creates a plant.',
         '',
-        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`); where CORS is configured, a preflight from an origin that is not allowed gets 403 (code 1102, `#/components/responses/Forbidden`). The standalone Node server answers requests it cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
+        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`); where CORS is configured, a preflight from an origin that is not allowed gets 403 (code 1102, `#/components/responses/Forbidden`). The standalone Node, Deno and workerd servers answer requests they cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },

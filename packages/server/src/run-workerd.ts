@@ -1,8 +1,13 @@
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createNodeHandler } from '@plant-store/adapter-node';
+import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
+import { proxyToWorker } from './proxy-to-worker.ts';
+import { serveNodeHttp } from './serve.ts';
+import { standaloneHandlerOptions } from './standalone-handler-options.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
-import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { startupRecords } from './startup-lines.ts';
 
@@ -10,25 +15,6 @@ import { startupRecords } from './startup-lines.ts';
 export const DEFAULT_D1_DIR = '.plant-store/d1';
 
 const COMPATIBILITY_DATE = '2026-07-01';
-
-/**
- * The Worker on the served socket. workerd's HTTP server takes a request with
- * both `Content-Length` and `Transfer-Encoding` as chunked and keeps the
- * connection open, so a request hidden after the chunked end would run next
- * (RFC 9112 §6.1: the connection must be closed). Throwing makes workerd
- * answer its own 500 with `Connection: close` and close the connection, so
- * nothing behind that request runs. Everything else goes to the Worker as it
- * came.
- */
-const GUARD_WORKER = `export default {
-  fetch(request, env) {
-    if (request.headers.has('transfer-encoding') && request.headers.has('content-length')) {
-      throw new Error('plant-store: refused a request with both Content-Length and Transfer-Encoding and closed its connection');
-    }
-    return env.PLANT_STORE.fetch(request);
-  },
-};
-`;
 
 const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and lost when workerd stops; unset PLANT_STORE_DATABASE_URL to keep them in D1';
 
@@ -41,18 +27,21 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * `.plant-store/d1` under the working directory, created if absent), so they
  * survive restarts; `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
  * isolate's memory instead, and asking for SQLite or PostgreSQL stops the
- * start. SIGINT/SIGTERM stop workerd and exit 0.
+ * start.
  *
- * HOST:PORT is a socket of workerd's own HTTP server, as a self-hosted
- * `workerd serve` config would have it, bound to a small guard Worker
- * (`GUARD_WORKER`) that hands every request to the Worker through a service
- * binding. miniflare's entry Worker (its development router: it serves
- * `/cdn-cgi/…`, obeys `MF-…` headers, rewrites `Accept-Encoding` and
- * compresses answers) only listens on a free loopback port that nothing
- * announces. miniflare still makes the socket read an `MF-CF-Blob` header as
- * the request's `cf` object (not JSON: workerd's 500). If workerd dies (it
- * exits when it runs out of file descriptors), miniflare starts it again on
- * the same port and a line says so; plants in D1 are still there.
+ * HOST:PORT is the `node:http` server of {@link serveNodeHttp} in this
+ * process, the one the standalone Node server runs, in front of workerd:
+ * workerd's own HTTP server keeps connections open after `Connection: close`,
+ * has no header, body or idle timeouts, answers malformed framing with a
+ * plain-text 500, and exits when it runs out of file descriptors. The front
+ * reads, times and refuses requests exactly as on Node (Error bodies, access
+ * log), and passes the rest to the Worker ({@link proxyToWorker}) on a
+ * loopback socket of workerd's own, over at most 256 connections. miniflare's
+ * entry Worker (its development router) only listens on a free loopback port
+ * that nothing announces. If workerd dies all the same, miniflare starts it
+ * again on the same port and a line says so; plants in D1 are still there,
+ * and requests meanwhile get 503 (1501). SIGINT/SIGTERM drain the front as on
+ * Node, then exit 0 (miniflare's exit hook stops workerd).
  */
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   const config = readStandaloneConfig(process.env);
@@ -70,23 +59,17 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     },
     workers: [
       {
-        // The served socket: workerd's HTTP server, straight to the guard, which hands requests to the Worker.
-        name: 'plant-store-guard',
-        modules: true,
-        script: GUARD_WORKER,
-        compatibilityDate: COMPATIBILITY_DATE,
-        serviceBindings: { PLANT_STORE: 'plant-store' },
-        unsafeDirectSockets: [{ host: config.host, port: config.port }],
-      },
-      {
         name: 'plant-store',
         modules: true,
         scriptPath,
         compatibilityDate: COMPATIBILITY_DATE,
+        // workerd's HTTP server, straight to the Worker, on loopback: only the front speaks to it.
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
         bindings: {
           ...bindings,
           PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
-          PLANT_STORE_ACCESS_LOG: config.accessLog ? 'on' : 'off',
+          // The front writes the access log, refusals included.
+          PLANT_STORE_ACCESS_LOG: 'off',
           // As read here, so that the Worker cannot disagree with what was checked at start.
           PLANT_STORE_LOG_FORMAT: config.logFormat,
           PLANT_STORE_CORS_ORIGINS: config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
@@ -97,17 +80,32 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       },
     ],
   });
-  // miniflare's own signal hooks exit with 130/143 at once; ours give requests
-  // in flight a moment, then exit 0, and miniflare's exit hook stops workerd.
+  // miniflare's own signal hooks exit with 130/143 at once; ours drain the
+  // front first, then exit 0, and miniflare's exit hook stops workerd.
   // (Its async dispose() is not awaited: it can hang when called early.)
   for (const signal of signals) {
     for (const listener of process.listeners(signal)) if (!before.has(listener)) process.removeListener(signal, listener);
-    process.once(signal, () => setTimeout(() => process.exit(0), SHUTDOWN_TIMINGS.graceMs));
   }
   await miniflare.ready;
-  const url = await miniflare.unsafeGetDirectURL('plant-store-guard');
+  const direct = await miniflare.unsafeGetDirectURL('plant-store');
+  // Methods the Worker has no route for are answered here, by a handler with its routes and options (405 on a route, 404 elsewhere); it never reaches a store.
+  const local = createNodeHandler(standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate }));
+  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
+  const running = await serveNodeHttp(
+    proxy.handler,
+    { host: config.host, port: config.port, logFormat: config.logFormat, ...(config.accessLog ? {} : { accessLog: false as const }) },
+    true,
+  );
+  for (const signal of signals) {
+    process.once(signal, () => {
+      void running.close().then(() => {
+        proxy.close();
+        process.exit(0);
+      });
+    });
+  }
   const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
-  console.log(formatLogRecords(startupRecords(config, url.origin, store), config.logFormat));
+  console.log(formatLogRecords(startupRecords(config, running.url, store), config.logFormat));
 }
 
 /**

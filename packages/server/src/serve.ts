@@ -10,7 +10,10 @@ import { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
 import { takeRequestId } from './take-request-id.ts';
 
 /** Options of {@link serve}: the handler's options plus the server's own. */
-export interface ServeOptions extends NodeHandlerOptions {
+export interface ServeOptions extends NodeHandlerOptions, ServerOptions {}
+
+/** The server's own options, as {@link serve} and {@link serveNodeHttp} take them. */
+export interface ServerOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
   /** Port to listen on; `0` picks a free one. Default 8080. */
@@ -59,13 +62,26 @@ export interface RunningServer {
  * });
  * process.once('SIGTERM', () => running.close().then(() => process.exit(0)));
  */
-export async function serve(options: ServeOptions): Promise<RunningServer> {
+export function serve(options: ServeOptions): Promise<RunningServer> {
+  return serveNodeHttp(createNodeHandler(options), options, options.requestId === true);
+}
+
+/**
+ * The server {@link serve} runs, around any `node:http` request handler: its
+ * timeouts, Error bodies for requests it cannot read, access log and graceful
+ * close. The standalone workerd server runs it in front of workerd.
+ *
+ * @param requestIds Whether answers carry request ids: the access log writes them, and refusals get one.
+ */
+export async function serveNodeHttp(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: ServerOptions,
+  requestIds: boolean,
+): Promise<RunningServer> {
   const { host = '127.0.0.1', port = 8080, shutdownTimeoutMs = SHUTDOWN_TIMINGS.timeoutMs } = options;
-  const handler = createNodeHandler(options);
   const sink = options.accessLog === undefined ? stdoutLog : options.accessLog;
   const format = formatAccessLog(options.logFormat ?? 'text');
   const log = sink === false ? false : (entry: AccessLogEntry) => sink(format(entry));
-  const requestIds = options.requestId === true;
   const connections = new WeakMap<Socket, Connection>();
   // Nothing is tracked per request: a refusal finds the answers still owed on
   // its connection through Node's own queue (see whenAnswered).

@@ -7,9 +7,11 @@ import { CONFORMANCE_TOKEN, parseResponses, rawExchange, type RawStep } from '@p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnListening, spawnServer, type SpawnedServer } from './runtimes.ts';
 
-// The Bun and Deno standalone servers against clients that HTTP libraries
-// would not be: oversized bodies on closing connections, slow uploads,
-// bodies that stop, and a flood of idle connections. Raw sockets throughout.
+// The standalone servers against clients that HTTP libraries would not be:
+// oversized bodies on closing connections, slow uploads, bodies that stop,
+// headers trickled a byte a second, idle connections, and more connections
+// than the server has descriptors. Raw sockets throughout. workerd's own
+// cases are in hardening-workerd.test.ts.
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const head = (length: number, extra = '') =>
@@ -34,7 +36,7 @@ function trickled(id: number, seconds: number): { length: number; steps: RawStep
   return { length: body.length, steps };
 }
 
-describe.each(['Bun', 'Deno'])('%s standalone server', (name) => {
+describe.concurrent.each(['Node 20', 'Bun', 'Deno', 'workerd'])('%s standalone server', (name) => {
   let server: SpawnedServer;
   beforeAll(async () => {
     server = await spawnServer(runtime(name), 'working');
@@ -111,54 +113,89 @@ describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s he
   });
 });
 
-// Deno serves with its node:http, as Node does: the same deadlines, cut the same way.
-describe.each(['Node 20', 'Deno'])('%s standalone server against slow and idle clients (10 s headers, 5 s keep-alive)', (name) => {
+// Deno serves with its node:http, and workerd behind the launcher's, as Node does: the same deadlines, cut the same way.
+describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Deno', 'workerd'])(
+  '%s standalone server against slow and idle clients (10 s headers, 5 s keep-alive)',
+  (name) => {
+    let server: SpawnedServer;
+    beforeAll(async () => {
+      server = await spawnServer(runtime(name), 'working');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+    const trickle = (text: string) => [...text].flatMap((char) => [char, { pauseMs: 1_000 }]);
+
+    it(
+      'answers 200 connections trickling headers a byte a second with 408 (1402) at the headers deadline, and serves others meanwhile',
+      { timeout: 25_000 },
+      async () => {
+        const slow = Array.from({ length: 200 }, () => rawExchange(server.baseUrl, trickle(head(20)), 16_000));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
+        expect(parseResponses(quick.received)[0]?.status).toBe(200);
+        const results = await Promise.all(slow);
+        const answers = results.map((result) => {
+          const [response] = parseResponses(result.received);
+          return { closed: result.closed, status: response?.status, body: response?.body, inTime: result.elapsedMs >= 9_500 && result.elapsedMs < 13_000 };
+        });
+        expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
+          new Set([JSON.stringify({ closed: true, status: 408, body: TIMED_OUT, inTime: true })]),
+        );
+      },
+    );
+
+    it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 15_000 }, async () => {
+      const result = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], 12_000);
+      expect(parseResponses(result.received).map((response) => response.status)).toEqual([200]);
+      expect(result.closed).toBe(true);
+      expect(result.elapsedMs).toBeGreaterThanOrEqual(4_500);
+      expect(result.elapsedMs).toBeLessThan(8_000);
+    });
+  },
+);
+
+// Bun has no headers timeout: it closes a connection whose headers do not come within about 10 s
+// itself, without an answer; idle connections are closed by the launcher's idleTimeout (35 s).
+describe.concurrent('Bun standalone server against slow and idle clients', () => {
   let server: SpawnedServer;
   beforeAll(async () => {
-    server = await spawnServer(runtime(name), 'working');
+    server = await spawnServer(runtime('Bun'), 'working');
   });
   afterAll(async () => {
     await server?.close();
   });
-  const trickle = (text: string) => [...text].flatMap((char) => [char, { pauseMs: 1_000 }]);
 
-  it(
-    'answers 200 connections trickling headers a byte a second with 408 (1402) at the headers deadline, and serves others meanwhile',
-    { timeout: 25_000 },
-    async () => {
-      const slow = Array.from({ length: 200 }, () => rawExchange(server.baseUrl, trickle(head(20)), 16_000));
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
-      expect(parseResponses(quick.received)[0]?.status).toBe(200);
-      const results = await Promise.all(slow);
-      const answers = results.map((result) => {
-        const [response] = parseResponses(result.received);
-        return { closed: result.closed, status: response?.status, body: response?.body, inTime: result.elapsedMs >= 9_500 && result.elapsedMs < 13_000 };
-      });
-      expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
-        new Set([JSON.stringify({ closed: true, status: 408, body: TIMED_OUT, inTime: true })]),
-      );
-    },
-  );
+  it('closes a connection trickling its headers a byte a second after about 10 s', { timeout: 20_000 }, async () => {
+    const result = await rawExchange(
+      server.baseUrl,
+      [...head(20)].flatMap((char) => [char, { pauseMs: 1_000 }]),
+      16_000,
+    );
+    expect(result.closed).toBe(true);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(8_000);
+    expect(result.elapsedMs).toBeLessThan(14_000);
+  });
 
-  it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 15_000 }, async () => {
-    const result = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], 12_000);
+  it("closes a connection left idle after its answer after 35 s (the launcher's idleTimeout)", { timeout: 45_000 }, async () => {
+    const result = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], 42_000);
     expect(parseResponses(result.received).map((response) => response.status)).toEqual([200]);
     expect(result.closed).toBe(true);
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(4_500);
-    expect(result.elapsedMs).toBeLessThan(8_000);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(33_000);
+    expect(result.elapsedMs).toBeLessThan(40_000);
   });
 });
 
-describe('Deno when descriptors run out', () => {
+// workerd's case is in hardening-workerd.test.ts.
+describe.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
   it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
-    const deno = runtime('Deno');
+    const target = runtime(name);
     const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
     // The same production command, under a 256-descriptor limit so that a few hundred connections exhaust it.
     const server = await spawnListening(
-      'Deno (256 descriptors)',
+      `${name} (256 descriptors)`,
       'prlimit',
-      ['--nofile=256:256', deno.binary, ...deno.production],
+      ['--nofile=256:256', target.binary, ...target.production],
       { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
       data,
     );
