@@ -118,6 +118,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved (every contender once per round, in the same order). Medians over rounds.`,
     '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge). "p99 × baseline" likewise for p99 latency.',
     '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
+    '- Deno: the standalone server runs `node:http` (Deno\'s own), for the headers, request and keep-alive timeouts `Deno.serve` lacks; its ratio is taken against the lean `Deno.serve` baseline like every Deno row, and the lean `node:http` server on Deno is shown beside it. "Plant Store adapter-fetch on Deno.serve" is the library as a Deno program embedding it serves it ([`bench/servers/plant-store-deno-serve.mjs`](bench/servers/plant-store-deno-serve.mjs)).',
     `- This run took ${minutes.toFixed(1)} minutes.`,
     '',
     '## Throughput and latency',

@@ -129,14 +129,12 @@ function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {
   if (first === null) return { ok: true, bytes: EMPTY };
   // Node hands over the whole buffer in one read; Deno's node:http one
   // chunk per read, so read on until the buffer is empty.
-  let next = req.read() as Buffer | null;
-  if (next === null) return { ok: true, bytes: first };
+  if (req.readableLength === 0) return { ok: true, bytes: first };
   const chunks = [first];
   let size = first.length;
-  while (next !== null) {
+  for (let next = req.read() as Buffer | null; next !== null; next = req.read() as Buffer | null) {
     chunks.push(next);
     size += next.length;
-    next = req.read() as Buffer | null;
   }
   return { ok: true, bytes: Buffer.concat(chunks, size) };
 }

@@ -49,7 +49,8 @@ export async function runCluster(config: StandaloneConfig): Promise<void> {
       failedStarts = 0;
       if (announced) return;
       announced = true;
-      for (let i = 1; i < config.workers; i++) fork();
+      // Told to stop while the first was starting: no others.
+      if (!stopping) for (let i = 1; i < config.workers; i++) fork();
       const [first, ...rest] = message.records;
       if (first === undefined) return;
       // Workers were handed the made token as if configured, so only the primary knows to print it.

@@ -25,6 +25,9 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     const config = readStandaloneConfig(env);
     if (config.logFormat === 'json') logWarningsAsJson();
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
+    // A worker whose primary is gone cannot tell it anything (EPIPE); it exits on the
+    // disconnect that follows, instead of crashing with a stack trace.
+    cluster.worker?.on('error', () => {});
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served);
     const records = startupRecords(config, running.url, served.store);
