@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantHandler, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { endAfterBody } from './end-after-body.ts';
 import { mountPathOption } from './mount-path-option.ts';
 import { isServerClosing, NodePlantRequest } from './node-plant-request.ts';
 
@@ -61,9 +62,6 @@ export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   };
 }
 
-/** How long an answer waits for the rest of an unwanted body before the connection may close. */
-const LINGER_MS = 2_000;
-
 function writeResponse(req: IncomingMessage, res: ServerResponse, response: PlantResponse): void {
   if (res.headersSent || res.destroyed) return;
   // A closing server should not invite the next request on this connection.
@@ -79,20 +77,8 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
     res.end(body);
     return;
   }
-  // Part of the body is still on its way (a 401 never reads it, a 413 stops at
-  // the limit). Ending now could close the connection under a client that is
-  // still sending, and the reset could lose this answer. So: send the answer
-  // whole, drop the rest of the body, and end once it is in (or LINGER_MS).
+  // Part of the body is still on its way: send the answer whole, drop the
+  // rest of the body, and end once it is in.
   res.write(body);
-  req.resume();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(timer);
-    res.end();
-  };
-  const timer = setTimeout(end, LINGER_MS);
-  req.once('end', end);
-  req.once('close', end);
+  endAfterBody(req, res);
 }

@@ -1,4 +1,5 @@
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { endAfterBody } from '@plant-store/adapter-node';
 import { errorResponse, type PlantResponse } from '@plant-store/core';
 import { takeRequestId } from './take-request-id.ts';
 
@@ -173,33 +174,6 @@ export function originForm(target: string): string {
     }
   }
   return `/${encodeURIComponent(target)}`;
-}
-
-/** How long an answer waits for the rest of an unwanted body before the connection may close. */
-const LINGER_MS = 2_000;
-
-/**
- * Ends the answer once the client's body is all in (read and dropped), or
- * after LINGER_MS: as the Node adapter does, so that closing the connection
- * under a client still sending (a 413 from the declared length, a body past
- * the limit) cannot reset it and lose the answer.
- */
-function endAfterBody(req: IncomingMessage, res: ServerResponse): void {
-  if (req.complete) {
-    res.end();
-    return;
-  }
-  req.resume();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(timer);
-    res.end();
-  };
-  const timer = setTimeout(end, LINGER_MS);
-  req.once('end', end);
-  req.once('close', end);
 }
 
 /** An answer of the front's own, with the request's id, closing the connection. */
