@@ -5,7 +5,8 @@ import { takeRequestId } from './take-request-id.ts';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
- * is passed on. The length is passed on; Node frames the hop itself.
+ * is passed on. Nor is the client's framing: the body goes on with its own
+ * `Content-Length` ({@link gatherBody}).
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
@@ -180,5 +181,6 @@ export function originForm(target: string): string {
 function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
   res.shouldKeepAlive = false;
   res.writeHead(status, { ...headers, 'x-request-id': takeRequestId(req), 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  res.write(body);
+  endAfterBody(req, res);
 }
