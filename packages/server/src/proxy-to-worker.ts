@@ -1,6 +1,6 @@
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { endAfterBody } from '@plant-store/adapter-node';
-import { errorResponse, type PlantResponse } from '@plant-store/core';
+import { endAfterBody, isServerClosing } from '@plant-store/adapter-node';
+import { errorResponse, PROTOCOL_ERRORS, type PlantResponse } from '@plant-store/core';
 import { takeRequestId } from './take-request-id.ts';
 
 /**
@@ -61,9 +61,7 @@ export function proxyToWorker(
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     // Draining (the front stopped listening), the local handler answers as the Worker would on
     // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
-    if (!WORKER_METHODS.has(req.method ?? '') || (req.socket as { server?: { listening?: boolean } }).server?.listening === false) {
-      return answerLocally(req, res);
-    }
+    if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req)) return answerLocally(req, res);
     const headers: string[] = [];
     const raw = req.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
@@ -79,7 +77,8 @@ export function proxyToWorker(
     res.on('close', () => {
       if (!res.writableFinished) current?.destroy();
     });
-    const forward = (length: string, body: Buffer | undefined, attempt = 0) => {
+    // `headers` ends with the body's length once it is known (pushed below).
+    const forward = (body: Buffer | undefined, attempt = 0) => {
       let forwarded: ClientRequest;
       try {
         forwarded = request({
@@ -88,11 +87,11 @@ export function proxyToWorker(
           port: upstream.port,
           method: req.method,
           path: originForm(req.url ?? '/'),
-          headers: [...headers, 'content-length', length] as unknown as OutgoingHttpHeaders,
+          headers: headers as unknown as OutgoingHttpHeaders,
         });
       } catch {
         // A header Node's client would not send (it checks more strictly than its parser).
-        return send(req, res, errorResponse('malformed-request', 'not a valid HTTP/1.1 request'));
+        return send(req, res, PROTOCOL_ERRORS['malformed-request']);
       }
       forwarded.on('response', (answer) => {
         const out: string[] = [];
@@ -119,7 +118,7 @@ export function proxyToWorker(
         // answering a request whose body it did not read): the request never reached the
         // Worker, and is sent again on another. Creates are idempotent per id, so even a
         // request that did arrive is safe to send twice.
-        if (forwarded.reusedSocket && body !== undefined && attempt < MAX_RETRIES && !res.destroyed) return forward(length, body, attempt + 1);
+        if (forwarded.reusedSocket && body !== undefined && attempt < MAX_RETRIES && !res.destroyed) return forward(body, attempt + 1);
         send(req, res, WORKER_UNAVAILABLE);
       });
       current = forwarded;
@@ -128,9 +127,15 @@ export function proxyToWorker(
     };
     // A declared length over the limit is refused from the headers (413): no body is invited or passed on.
     const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBodyBytes) return forward(declared, undefined);
+    if (declared !== undefined && Number(declared) > maxBodyBytes) {
+      headers.push('content-length', declared);
+      return forward(undefined);
+    }
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
-    gatherBody(req, maxBodyBytes, (body) => forward(String(body.length), body));
+    gatherBody(req, maxBodyBytes, (body) => {
+      headers.push('content-length', String(body.length));
+      forward(body);
+    });
   };
   return { handler, close: () => agent.destroy() };
 }
