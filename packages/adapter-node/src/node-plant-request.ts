@@ -40,67 +40,83 @@ export class NodePlantRequest implements PlantRequest {
   }
 
   header(name: string): string | undefined {
-    // From rawHeaders, because `req.headers` silently keeps only the first of
-    // some repeated headers (Authorization, Content-Type); Fetch joins them.
-    const raw = this.#req.rawHeaders;
-    let value: string | undefined;
-    for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i]!;
-      if (key.length === name.length && key.toLowerCase() === name) {
-        value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
-      }
-    }
-    return value;
+    return rawHeader(this.#req, name);
   }
 
   readBody(maxBytes: number): BodyResult | Promise<BodyResult> {
     const req = this.#req;
-    const declared = req.headers['content-length'];
+    const declared = rawHeader(req, 'content-length');
     if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
     if (this.#res !== undefined) sendContinue(this.#res);
-    // The whole body is already in the stream's buffer: take it at once,
-    // without listeners or another turn.
+    // The whole body is already in the stream's buffer (a host that called
+    // the handler late, as Express may): take it at once, without listeners.
     if (req.complete && !req.readableFlowing) return readBuffered(req, maxBytes);
-    // Asked during the 'request' event, Node is still parsing the bytes the
-    // head came in; a body that came with it is parsed before the next
-    // microtask. Look again then, before paying for stream events.
-    return Promise.resolve().then(() => (req.complete && !req.readableFlowing ? readBuffered(req, maxBytes) : readStreaming(req, maxBytes)));
+    // During the 'request' event Node has parsed only the head, even when the
+    // body came in the same packet: it is parsed once this event returns.
+    return readStreaming(req, maxBytes);
   }
+}
+
+/**
+ * The value of header `name` (lower case) of `req`, repeated fields joined
+ * with `, ` as Fetch joins them. Read from `rawHeaders`, because
+ * `req.headers` silently keeps only the first of some repeated headers
+ * (Authorization, Content-Type), and because building `req.headers` costs
+ * more than the few lookups a request needs.
+ */
+export function rawHeader(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (isName(raw[i]!, name)) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
+
+/** Whether header field `key`, as sent, is `name` (lower case), without building a lower-cased copy. */
+function isName(key: string, name: string): boolean {
+  if (key.length !== name.length) return false;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    // Only A-Z fold: Node's parser let nothing but token characters into a name.
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== name.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** Reads the body as it arrives, keeping nothing past `maxBytes`. */
 function readStreaming(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let size = 0;
+    // Settled once: resolving a settled promise again is not free (V8 reports it to the runtime).
+    let settled = false;
+    const settle = (result: BodyResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
         // Keep nothing more: the rest is read and dropped, so the client can
         // finish sending and read its 413 instead of meeting a reset.
-        cleanup();
+        req.off('data', onData);
+        first = chunks = undefined;
         req.resume();
-        resolve(TOO_LARGE);
+        settle(TOO_LARGE);
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
     };
-    const onEnd = () => {
-      cleanup();
-      resolve({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-    };
-    const onAbort = () => {
-      cleanup();
-      resolve(ABORTED);
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onAbort);
-    };
+    // The listeners stay once the body is in: the request is done with, and
+    // its 'close' settles nothing.
     req.on('data', onData);
-    req.on('end', onEnd);
+    req.on('end', () => settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
+    // Node emits 'error' on an aborted request only to a listener; 'close' always comes.
+    const onAbort = () => settle(ABORTED);
     req.on('error', onAbort);
     req.on('close', onAbort);
   });

@@ -22,10 +22,10 @@ const MALFORMED: BearerCredential = { kind: 'malformed' };
  */
 export function readBearerCredential(authorization: string | undefined): BearerCredential {
   if (authorization === undefined) return MISSING;
-  const space = authorization.indexOf(' ');
-  const scheme = space < 0 ? authorization : authorization.slice(0, space);
-  if (scheme.length !== 6 || scheme.toLowerCase() !== 'bearer') return MISSING;
-  const token = space < 0 ? '' : authorization.slice(space + 1).trim();
+  // The scheme is the six characters before the first space, or there is none.
+  if (authorization.indexOf(' ') !== 6) return MISSING;
+  if (!authorization.startsWith('Bearer') && authorization.slice(0, 6).toLowerCase() !== 'bearer') return MISSING;
+  const token = authorization.slice(7).trim();
   if (token === '') return MISSING;
   return B64TOKEN.test(token) ? { kind: 'token', token } : MALFORMED;
 }

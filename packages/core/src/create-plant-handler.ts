@@ -242,21 +242,30 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
       return route.response!;
     }
     if (request.method !== 'POST') return POST_ONLY;
-    // The one place where an unexpected throw, or rejection, becomes an answer.
-    const internal = (error: unknown): PlantResponse => {
-      safely(() => onError(error, context(request, 'internal', requestId)));
-      return INTERNAL;
-    };
+    // A rejection is turned into an answer at the boundary, with the headers in the same step.
     try {
-      const response = createFromRequest(request, requestId);
-      return isThenable(response) ? response.then(undefined, internal) : response;
+      return createFromRequest(request, requestId);
     } catch (error) {
-      return internal(error);
+      return internal(error, request, requestId);
     }
   }
 
-  /** {@link answer} with the headers of CORS and request ids, and CORS preflights. */
-  function answerWithHeaders(request: PlantRequest, route: Route | undefined): PlantResponse | Promise<PlantResponse> {
+  /** An unexpected throw or rejection, reported, as the client's bare 500. */
+  function internal(error: unknown, request: PlantRequest, requestId: string | undefined): PlantResponse {
+    safely(() => onError(error, context(request, 'internal', requestId)));
+    return INTERNAL;
+  }
+
+  const decorated = cors !== undefined || requestIds;
+  return function handlePlantRequest(request) {
+    // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
+    const path = routePath(request.url);
+    const route = path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : anyFeature ? featureRoute(path) : undefined;
+    if (!decorated) {
+      const answered = route === undefined ? NOT_FOUND : answer(request, route, undefined);
+      return isThenable(answered) ? answered.then(undefined, (error: unknown) => internal(error, request, undefined)) : Promise.resolve(answered);
+    }
+    // The headers of CORS and request ids, and CORS preflights.
     const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
     const origin = cors === undefined ? undefined : request.header('origin');
     if (
@@ -267,21 +276,16 @@ export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
       request.method === 'OPTIONS' &&
       request.header('access-control-request-method') !== undefined
     ) {
-      return withHeaders(cors.preflight(origin, route.allow), undefined, requestId);
+      return Promise.resolve(withHeaders(cors.preflight(origin, route.allow), undefined, requestId));
     }
     const corsHeaders = cors?.responseHeaders(origin);
     const answered = route === undefined ? NOT_FOUND : answer(request, route, requestId);
-    return isThenable(answered) ? answered.then((response) => withHeaders(response, corsHeaders, requestId)) : withHeaders(answered, corsHeaders, requestId);
-  }
-
-  const decorated = cors !== undefined || requestIds;
-  return function handlePlantRequest(request) {
-    // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
-    const path = routePath(request.url);
-    const route = path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : anyFeature ? featureRoute(path) : undefined;
-    const response = decorated ? answerWithHeaders(request, route) : route === undefined ? NOT_FOUND : answer(request, route, undefined);
-    // One promise at the boundary, whatever the path took.
-    return isThenable(response) ? (response as Promise<PlantResponse>) : Promise.resolve(response);
+    if (!isThenable(answered)) return Promise.resolve(withHeaders(answered, corsHeaders, requestId));
+    // One step for a waited answer: the headers, or the 500 a rejection becomes.
+    return answered.then(
+      (response) => withHeaders(response, corsHeaders, requestId),
+      (error: unknown) => withHeaders(internal(error, request, requestId), corsHeaders, requestId),
+    );
   };
 }
 

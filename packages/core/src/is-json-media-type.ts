@@ -5,6 +5,7 @@
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === 'application/json') return true;
   const semicolon = contentType.indexOf(';');
   const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   if (type !== 'application/json') return false;

@@ -1,10 +1,10 @@
-import * as v from 'valibot';
 import { describeJsonError } from './describe-json-error.ts';
 import { describeUtf8Error } from './describe-utf8-error.ts';
 import { fail, type Result } from './failure.ts';
 import { findMemberSource } from './find-member-source.ts';
 import { parseInt64Literal } from './parse-int64-literal.ts';
-import { INT64_MAX, INT64_MIN, NewPlantSchema, type NewPlant } from './schemas.ts';
+import type { NewPlant } from './schemas.ts';
+import { validateNewPlant } from './validate-new-plant.ts';
 
 // A leading BOM is dropped (RFC 8259 §8.1 lets parsers ignore it); anything else
 // that is not UTF-8 is refused rather than replaced with U+FFFD.
@@ -14,13 +14,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 // an exponent, or with 16 or more digits (every integer of up to 15 digits is
 // below 2^53). Matching inside strings only costs the exact path, never correctness.
 const INEXACT_NUMBER = /[:,[]\s*-?(?:\d+[.eE]|\d{16})/;
-
-const ID_EXPECTED = `expected an integer from ${INT64_MIN} to ${INT64_MAX}`;
-const EXPECTED: Readonly<Record<keyof NewPlant, string>> = {
-  id: ID_EXPECTED,
-  name: 'expected a string',
-  tag: 'expected a string',
-};
 
 /**
  * Turns request body bytes into a validated {@link NewPlant}, or the failure a
@@ -56,20 +49,7 @@ export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
     // The parsed object is this call's own, so it can take the exact id in place.
     if (exact !== undefined) record['id'] = exact;
   }
-  return validate(record);
-}
-
-function validate(input: Record<string, unknown>): Result<NewPlant> {
-  const parsed = v.safeParse(NewPlantSchema, input);
-  if (parsed.success) return { ok: true, value: parsed.output };
-
-  let invalid: keyof NewPlant | undefined;
-  for (const issue of parsed.issues) {
-    const field = issue.path?.[0]?.key as keyof NewPlant;
-    if (!Object.hasOwn(input, field)) return fail('field-missing', `${field}: missing; ${EXPECTED[field]}`);
-    invalid ??= field;
-  }
-  return fail('field-invalid', `${invalid}: ${EXPECTED[invalid!]}`);
+  return validateNewPlant(record);
 }
 
 function describeJsonType(value: unknown): string {

@@ -38,9 +38,17 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
         });
       }
       inFlight++;
-      return handler(request, context).finally(() => {
-        if (--inFlight === 0) onIdle();
-      });
+      // Not `finally`, which costs two more turns per request.
+      return handler(request, context).then(
+        (response) => {
+          if (--inFlight === 0) onIdle();
+          return response;
+        },
+        (error: unknown) => {
+          if (--inFlight === 0) onIdle();
+          throw error;
+        },
+      );
     },
     drain(graceMs, timeoutMs) {
       draining = true;
