@@ -13,6 +13,13 @@ export type FetchHandlerOptions = PlantHandlerOptions & {
    * URL the handler is given. Default: none.
    */
   readonly mountPath?: string;
+  /**
+   * The `Response` class answers are built with. Default: the global one.
+   * `createNodeServerAdapter` passes `@whatwg-node/server`'s own, which that
+   * bridge writes to Node in one `writeHead` and `end` instead of reading a
+   * stream out of a global `Response`.
+   */
+  readonly Response?: typeof Response;
 };
 
 /** What a Worker or a launcher passes beside the request. */
@@ -51,18 +58,29 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Deno.serve(fetch); // or Bun.serve({ fetch }), or export default { fetch }
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
-  const { mountPath: givenMountPath, ...coreOptions } = options;
+  const { mountPath: givenMountPath, Response: Answer = Response, ...coreOptions } = options;
   const mountPath = mountPathOption('createFetchHandler', givenMountPath);
+  if (typeof Answer !== 'function') throw new TypeError('createFetchHandler: `Response` must be a Response class');
+  // Another class may keep the headers object it is given and add to it
+  // (@whatwg-node's adds Content-Length), so it gets a copy of the shared ones.
+  const own = Answer !== Response;
   const handle = createPlantHandler(coreOptions);
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
     return handle(plantRequest).then((response) => {
-      if (plantRequest.timedOut) return new Response(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: TIMEOUT_CLOSE_HEADERS });
+      if (plantRequest.timedOut)
+        return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
       plantRequest.discardUnread();
       // A Worker cancels what runs after its answer unless told to wait for it.
       const discarding = plantRequest.discarding;
       if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
-      return new Response(response.body, { status: response.status, headers: response.headers });
+      return new Answer(response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
     });
   };
+}
+
+function copy(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const copied: Record<string, string> = {};
+  for (const name in headers) copied[name] = headers[name]!;
+  return copied;
 }

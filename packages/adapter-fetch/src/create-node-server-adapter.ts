@@ -1,4 +1,4 @@
-import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
+import { createServerAdapter, Response, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import { createFetchHandler, type FetchHandlerOptions } from './create-fetch-handler.ts';
 
 /** What {@link createNodeServerAdapter} returns: a `@whatwg-node/server` adapter. */
@@ -15,7 +15,8 @@ export type NodeServerAdapter = ServerAdapter<object, ServerAdapterBaseObject<ob
  * createServer(createNodeServerAdapter({ store, authenticate })).listen(8080);
  */
 export function createNodeServerAdapter(options: FetchHandlerOptions): NodeServerAdapter {
-  const handler = createFetchHandler(options);
+  // Answers in the bridge's own Response, which it writes without a stream: over twice the throughput of the global one.
+  const handler = createFetchHandler({ Response, ...options });
   // The adapter's second argument is its server context, not a Worker's.
   return createServerAdapter((request: Request) => handler(request));
 }
