@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, parseResponses, rawExchange, type RawStep } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtime, spawnListening, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { runtime, spawnListening, spawnServer, withWorkers, type SpawnedServer } from './runtimes.ts';
 
 // The standalone servers against clients that HTTP libraries would not be:
 // oversized bodies on closing connections, slow uploads, bodies that stop,
@@ -213,6 +213,52 @@ describe.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'])('%s when descrip
         status = parseResponses(result.received)[0]?.status ?? 0;
       }
       expect(status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await server.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when descriptors run out', (name) => {
+  it('every process accepts again once the descriptors are freed', { timeout: 45_000 }, async () => {
+    const target = withWorkers(runtime(name));
+    const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
+    // Each process under a 256-descriptor limit (prlimit's applies to the children too).
+    const server = await spawnListening(
+      `${name} (2 processes, 256 descriptors each)`,
+      'prlimit',
+      ['--nofile=256:256', target.binary, ...target.production],
+      { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_WORKERS: '2' },
+      data,
+    );
+    const { port } = new URL(server.baseUrl);
+    // Enough for the second process to be up before the flood.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const sockets = Array.from({ length: 800 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(server.child.exitCode).toBeNull();
+      for (const socket of sockets) socket.destroy();
+      // Twenty fresh connections answered in a row: with a process that no longer accepts,
+      // the kernel would hand it about half of them. On Deno a stopped listener is noticed
+      // after 15 s without a connection.
+      const answered = async () => {
+        for (let i = 0; i < 20; i++) {
+          const result = await rawExchange(server.baseUrl, ['GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 1_000);
+          if (parseResponses(result.received)[0]?.status !== 200) return false;
+        }
+        return true;
+      };
+      let recovered = false;
+      for (let waited = 0; waited < 30_000 && !recovered; waited += 500) {
+        recovered = await answered();
+        if (!recovered) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(recovered).toBe(true);
       expect(server.child.exitCode).toBeNull();
       expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
     } finally {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
-import { runtime, RUNTIMES, spawnServer, type Runtime, type SpawnedServer } from './runtimes.ts';
+import { runtime, RUNTIMES, spawnServer, withWorkers, type Runtime, type SpawnedServer } from './runtimes.ts';
 
 // What operators expect of the standalone server, on every runtime: the
 // command line, health probes, JSON logs, request ids, CORS and the docs page.
@@ -26,11 +26,15 @@ const VARIABLES = [
   'PLANT_STORE_D1_DIR',
 ];
 
-/** Runs the production entry of `target` with `args` to its end (10 s at most). */
-function runCommand(target: Runtime, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the production entry of `target` with `args` and more variables to its end (10 s at most). */
+function runCommand(
+  target: Runtime,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(target.binary, [...target.production, ...args], {
     cwd: process.cwd(),
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DENO_NO_UPDATE_CHECK: '1', PLANT_STORE_TOKENS: 'never-printed-token' },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DENO_NO_UPDATE_CHECK: '1', PLANT_STORE_TOKENS: 'never-printed-token', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -225,18 +229,86 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   });
 });
 
-describe('PLANT_STORE_WORKERS=2 (Node, node:cluster)', () => {
-  it('prints one JSON startup line for all, serves the probes, ids and docs from every process, and answers /readyz 503 while draining', async () => {
-    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_WORKERS: '2', PLANT_STORE_LOG_FORMAT: 'json', PLANT_STORE_ACCESS_LOG: 'on' });
+/** The children of a server's first process (its workers), each with a socket listening on `port`, once there are `count`; 15 s at most. */
+async function listeningWorkers(server: SpawnedServer, port: number, count: number): Promise<{ pid: number; sockets: string[] }[]> {
+  let found: { pid: number; sockets: string[] }[] = [];
+  for (let waited = 0; waited < 15_000; waited += 100) {
+    const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(Number);
+    found = pids.map((pid) => ({ pid, sockets: listeningSockets(pid, port) }));
+    if (found.length === count && found.every((worker) => worker.sockets.length > 0)) return found;
+    await sleep(100);
+  }
+  throw new Error(`expected ${count} workers listening on ${port}, found ${JSON.stringify(found)}\n${server.output()}`);
+}
+
+/** The inodes of the IPv4 sockets listening on `port` that process `pid` holds (Linux's /proc). */
+function listeningSockets(pid: number, port: number): string[] {
+  const listening = new Set(
+    readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      // Fields: sl, local address (hex ip:port), remote address, state (0A: LISTEN), …, inode (10th).
+      .filter((fields) => fields[3] === '0A' && Number.parseInt(fields[1]?.split(':')[1] ?? '', 16) === port)
+      .map((fields) => fields[9]!),
+  );
+  const inodes: string[] = [];
+  let descriptors: string[] = [];
+  try {
+    descriptors = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  for (const descriptor of descriptors) {
     try {
-      const startup = jsonLines(server).filter((line) => String(line['msg']).startsWith('plant-store listening on '));
-      expect(startup).toEqual([
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${descriptor}`))?.[1];
+      if (inode !== undefined && listening.has(inode)) inodes.push(inode);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return inodes;
+}
+
+describe.each([
+  ['Node 22', 'node:cluster, one socket shared'],
+  ['Bun', 'a socket each, SO_REUSEPORT'],
+  ['Deno', 'a socket each, SO_REUSEPORT'],
+] as const)('PLANT_STORE_WORKERS=2 on %s (%s)', (name, _mechanism) => {
+  const target = withWorkers(runtime(name));
+  const ownSockets = name !== 'Node 22';
+
+  it('prints one JSON startup line for all and the token it made once, serves from both processes with that token, and drains on SIGTERM: /readyz 503, exit 0', async () => {
+    // No PLANT_STORE_TOKENS: the one token made must be the one every process accepts.
+    const server = await spawnServer(target, 'working', {
+      PLANT_STORE_WORKERS: '2',
+      PLANT_STORE_LOG_FORMAT: 'json',
+      PLANT_STORE_ACCESS_LOG: 'on',
+      PLANT_STORE_TOKENS: '',
+    });
+    try {
+      const port = Number(new URL(server.baseUrl).port);
+      const workers = await listeningWorkers(server, port, 2);
+      if (ownSockets) {
+        // Each its own socket, and the supervisor none: it serves nothing itself.
+        expect(new Set(workers.flatMap((worker) => worker.sockets)).size).toBe(2);
+        expect(listeningSockets(server.child.pid!, port)).toEqual([]);
+      }
+      const lines = jsonLines(server);
+      expect(lines.filter((line) => String(line['msg']).startsWith('plant-store listening on '))).toEqual([
         expect.objectContaining({ level: 'info', msg: expect.stringMatching(/\(store: sqlite at .*\) with 2 processes$/), workers: 2 }),
       ]);
-      // New connections each time, so that both processes answer some.
+      const tokens = lines.filter((line) => String(line['msg']).includes('PLANT_STORE_TOKENS is not set'));
+      expect(tokens).toEqual([expect.objectContaining({ level: 'warn' })]);
+      const token = /the only accepted token is ([0-9a-f]{48})$/.exec(String(tokens[0]!['msg']))![1]!;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      // New connections each time, so that both processes take some.
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          send(server.baseUrl, { method: 'GET', path: ['/healthz', '/readyz', '/docs', '/openapi.json'][i % 4]!, headers: { 'x-request-id': `cluster-${i}` } }),
+          send(server.baseUrl, { path: '/plants', headers: { ...headers, 'x-request-id': `cluster-${i}` }, body: `{"id":${9_100 + i},"name":"a"}` }),
         ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
@@ -262,6 +334,49 @@ describe('PLANT_STORE_WORKERS=2 (Node, node:cluster)', () => {
       await server.close();
     }
   });
+
+  it('replaces a worker that is killed, on the same port, and keeps serving every plant', async () => {
+    const server = await spawnServer(target, 'working', { PLANT_STORE_WORKERS: '2' });
+    try {
+      const port = Number(new URL(server.baseUrl).port);
+      const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+      // The newer worker: on Node the first holds the socket the primary shares, and killing it
+      // before the second has taken that socket would close the port for a moment.
+      const victim = Math.max(...(await listeningWorkers(server, port, 2)).map((worker) => worker.pid));
+      expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":82,"name":"before"}' })).status).toBe(200);
+      process.kill(victim, 'SIGKILL');
+      await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));
+      const workers = await listeningWorkers(server, port, 2);
+      expect(workers.map((worker) => worker.pid)).not.toContain(victim);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body: '{"id":82,"name":"before"}' })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses the memory store, and a first process that cannot start stops the start: one line each, exit 1, no restarts', async () => {
+    const memory = await runCommand(target, [], { PLANT_STORE_WORKERS: '2', PLANT_STORE_DATABASE_URL: 'memory:', PORT: '0' });
+    expect({ code: memory.code, stdout: memory.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(memory.stderr).toMatch(
+      /^plant-store: PLANT_STORE_WORKERS: 2 processes need a store they share \(sqlite: or postgres:\/\/\); with memory: each would keep its own plants\n$/,
+    );
+    const unopenable = await runCommand(target, [], { PLANT_STORE_WORKERS: '2', PLANT_STORE_DATABASE_URL: 'sqlite:/etc/hostname/plants.db', PORT: '0' });
+    expect(unopenable.code).toBe(1);
+    expect(unopenable.stdout + unopenable.stderr).toMatch(
+      /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: [^\n]*\n$/,
+    );
+  });
+});
+
+it('PLANT_STORE_WORKERS=2 on Deno without --allow-run for its binary stops the start with one line naming it; exit 1', async () => {
+  const { code, stdout, stderr } = await runCommand(runtime('Deno'), [], { PLANT_STORE_WORKERS: '2', PORT: '0' });
+  expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+  expect(stderr).toBe(`plant-store: PLANT_STORE_WORKERS: starting 2 processes on Deno needs --allow-run=${runtime('Deno').binary}\n`);
 });
 
 describe('/readyz over PostgreSQL', () => {
@@ -309,6 +424,27 @@ describe('/readyz over PostgreSQL', () => {
         if (status !== 200) await sleep(200);
       }
       expect(status).toBe(200);
+    }
+  });
+
+  it('PLANT_STORE_WORKERS=2 on Node 22, Bun and Deno: the processes share the database, so each id is created once', async () => {
+    const started = await Promise.all(
+      ['Node 22', 'Bun', 'Deno'].map((name) =>
+        spawnServer(withWorkers(runtime(name)), 'working', { PLANT_STORE_DATABASE_URL: database.url, PLANT_STORE_WORKERS: '2' }),
+      ),
+    );
+    servers.push(...started);
+    const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+    for (const [index, server] of started.entries()) {
+      expect(server.output()).toMatch(/\(store: postgres at postgres:\/\/.*\) with 2 processes\n/);
+      await listeningWorkers(server, Number(new URL(server.baseUrl).port), 2);
+      // New connections each time, so that both processes take some; every id twice, with another name.
+      const ids = Array.from({ length: 40 }, (_, i) => 8_000_000 + index * 1_000 + (i % 20));
+      const answers = await Promise.all(
+        ids.map((id, i) => send(server.baseUrl, { path: '/plants', headers, body: `{"id":${id},"name":"${i < 20 ? 'first' : 'second'}"}` })),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array.from({ length: 20 }, () => 200), ...Array.from({ length: 20 }, () => 409)]);
     }
   });
 });

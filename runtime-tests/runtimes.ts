@@ -13,7 +13,7 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 
 // postgres.js reads a PG… variable for every option it is not given.
 const DENO_ENV =
-  '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PG*';
+  '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PLANT_STORE_WORKERS,PG*';
 /** The default store's directory, under the working directory, and nothing else on disk. */
 const DENO_DATA = ['--allow-read=.plant-store', '--allow-write=.plant-store'];
 
@@ -73,6 +73,17 @@ export const RUNTIMES: readonly Runtime[] = [
     fixture: [join(here, 'dist/workerd.js')],
   },
 ];
+
+/**
+ * `runtime` as `PLANT_STORE_WORKERS` needs it: on Deno, the production entry
+ * may also run Deno's own binary, to start the other processes
+ * (`pnpm start:deno` grants it when the variable asks for several).
+ */
+export function withWorkers(runtime: Runtime): Runtime {
+  if (runtime.name !== 'Deno') return runtime;
+  const [command, ...rest] = runtime.production;
+  return { ...runtime, production: [command!, `--allow-run=${runtime.binary}`, ...rest] };
+}
 
 /** The version a runtime reports, e.g. `v22.23.3` or `workerd 2026-07-30`. */
 export function runtimeVersion(runtime: Runtime): string {

@@ -151,12 +151,14 @@ if (runtime === 'node' || runtime === 'workerd') {
   const binary =
     runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
   const file = /** @type {string} */ (files[0]);
-  // Deno: the variables the server reads (postgres.js reads PG… ones), and the default store's directory.
+  // Deno: the variables the server reads (postgres.js reads PG… ones), and the default store's directory;
+  // with PLANT_STORE_WORKERS asking for several processes, its own binary too, to start the others.
   const deno = [
     '--allow-net',
-    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PG*',
+    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PLANT_STORE_WORKERS,PG*',
     '--allow-read=.plant-store',
     '--allow-write=.plant-store',
+    ...(Number(process.env.PLANT_STORE_WORKERS?.trim() || '1') > 1 ? [`--allow-run=${binary}`] : []),
   ];
   const args = runtime === 'bun' ? [file, ...serverArgs] : ['run', ...deno, file, ...serverArgs];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });

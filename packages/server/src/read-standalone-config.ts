@@ -28,7 +28,7 @@ export interface StandaloneConfig {
   readonly accessLog: boolean;
   /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
   readonly store: StoreChoice;
-  /** Processes serving one port (`PLANT_STORE_WORKERS`, Node); 1 unless set. */
+  /** Processes serving one port (`PLANT_STORE_WORKERS`; Node, Bun and Deno run them, workerd one); 1 unless set. */
   readonly workers: number;
   /** How every log line is written (`PLANT_STORE_LOG_FORMAT`); `text` unless set. */
   readonly logFormat: LogFormat;
@@ -44,7 +44,7 @@ export interface StandaloneConfig {
  * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
  * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
  * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`),
- * `PLANT_STORE_WORKERS` (processes on one port; they need a shared store),
+ * `PLANT_STORE_WORKERS` (processes on one port, 1 to 256; they need a shared store, so `memory:` is refused),
  * `PLANT_STORE_LOG_FORMAT` (`text` or `json`), `PLANT_STORE_CORS_ORIGINS`
  * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (`on` or `off`).
  *

@@ -4,8 +4,10 @@ import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
 import { formatLogRecords } from './format-log-records.ts';
+import { spawnIpcWorker } from './spawn-ipc-worker.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
+import { superviseWorkers, WORKER_OF, type ListeningMessage } from './supervise-workers.ts';
 
 interface BunServer {
   readonly url: URL;
@@ -13,7 +15,7 @@ interface BunServer {
 }
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; idleTimeout: number; fetch: (request: Request) => Promise<Response> }): BunServer;
+  serve(options: { hostname: string; port: number; idleTimeout: number; reusePort: boolean; fetch: (request: Request) => Promise<Response> }): BunServer;
 };
 
 /** The whole request, as on Node: a body not in by then is answered 408 (1402). */
@@ -33,13 +35,21 @@ const IDLE_TIMEOUT_S = 35;
  * access log, and on SIGINT/SIGTERM `server.stop()`, which stops accepting and
  * lets requests in flight finish (requests still arriving on kept-alive
  * connections get 503 with `Connection: close`), then closes the store and
- * exits 0.
+ * exits 0. With `PLANT_STORE_WORKERS=N`, N such processes serve the port,
+ * each on its own socket (`reusePort`, SO_REUSEPORT: the kernel spreads
+ * connections), started with `node:child_process` and supervised as
+ * {@link superviseWorkers} describes.
  *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  */
 export async function runBun(build?: BuildOptions): Promise<void> {
   try {
     const config = readStandaloneConfig(Bun.env);
+    const supervised = Bun.env[WORKER_OF] !== undefined;
+    if (config.workers > 1 && !supervised) {
+      // The same entry again, with Bun's own flags.
+      return await superviseWorkers(config, spawnIpcWorker(process.execPath, [...process.execArgv, ...process.argv.slice(1)]), { ownSockets: true });
+    }
     const served = await openServed(config, Bun.env, build);
     const { fetch } = createStandalone(
       Bun.env,
@@ -49,14 +59,21 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     );
     const draining = createDrainingFetch(fetch);
     const guarded = withRequestDeadline(draining.fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
-    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, fetch: (request) => guarded(request) });
-    console.log(formatLogRecords(startupRecords(config, server.url.origin, served.store), config.logFormat));
+    // Only with several processes: otherwise another process could open the port beside this one.
+    const reusePort = config.workers > 1;
+    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => guarded(request) });
+    const url = server.url.origin;
+    const records = startupRecords(config, url, served.store);
+    if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
+    else console.log(formatLogRecords(records, config.logFormat));
     const stop = draining.stopper(
       () => server.stop().then(() => served.close()),
       () => process.exit(0),
     );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // A worker whose supervisor is gone (even killed) stops too, rather than serving on unsupervised.
+    if (supervised) process.on('disconnect', stop);
   } catch (error) {
     stopOnStartError(error, Bun.env);
   }

@@ -1,21 +1,28 @@
+import { denoWorkerPermissions } from './deno-worker-permissions.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import type { BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { serveStandalone } from './serve-standalone.ts';
+import { spawnDenoWorker, tellDenoSupervisor, whenDenoSupervisorEnds } from './spawn-deno-worker.ts';
 import { STANDALONE_VARIABLES } from './standalone-variables.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
+import { superviseWorkers, WORKER_OF } from './supervise-workers.ts';
 import { watchAccepting } from './watch-accepting.ts';
+import { watchSharedAccepting } from './watch-shared-accepting.ts';
 
 declare const Deno: {
   env: { get(name: string): string | undefined };
+  permissions: { querySync(descriptor: { name: 'env'; variable: string } | { name: 'run'; command: string }): { readonly state: string } };
+  readonly mainModule: string;
+  execPath(): string;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
   exit(code: number): never;
 };
 
-/** The only variables read (Node's and workerd's own left out); Deno runs with `--allow-env` for exactly these. */
-const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only === undefined).map((variable) => variable.name);
+/** The only variables read (workerd's own left out); Deno runs with `--allow-env` for exactly these. */
+const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only?.includes('Deno') ?? true).map((variable) => variable.name);
 
 /**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`, or `runDeno()` from
@@ -27,7 +34,16 @@ const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only === un
  * idle clients are cut as on Node, and requests it cannot read are answered
  * with the Error body, byte for byte as on Node (docs/contract.md, "Known
  * differences between runtimes"). Its accept loop can stop for good once file
- * descriptors ran out; {@link watchAccepting} opens the listener again.
+ * descriptors ran out; {@link watchAccepting} opens the listener again
+ * ({@link watchSharedAccepting} when several processes share the port).
+ *
+ * With `PLANT_STORE_WORKERS=N`, N such processes serve the port, each on its
+ * own socket (`reusePort`, SO_REUSEPORT: the kernel spreads connections),
+ * supervised as {@link superviseWorkers} describes. This process starts the
+ * others as `deno run` of the same main module ({@link spawnDenoWorker}), so
+ * it needs `--allow-run` for Deno's own binary; they get the permissions the
+ * server uses, as far as this one has them ({@link denoWorkerPermissions}),
+ * and no other Deno flag.
  *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  * @param extraVariables More variables `build` reads (each needs `--allow-env`).
@@ -38,11 +54,23 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
   try {
     for (const name of [...VARIABLES, ...extraVariables]) read[name] = Deno.env.get(name);
     const config = readStandaloneConfig(env);
+    // Read only where it may be: a process not started as a worker is not granted it.
+    const supervised = Deno.permissions.querySync({ name: 'env', variable: WORKER_OF }).state === 'granted' && Deno.env.get(WORKER_OF) !== undefined;
+    if (config.workers > 1 && !supervised) {
+      if (Deno.permissions.querySync({ name: 'run', command: Deno.execPath() }).state !== 'granted') {
+        throw new Error(`PLANT_STORE_WORKERS: starting ${config.workers} processes on Deno needs --allow-run=${Deno.execPath()}`);
+      }
+      const args = ['run', ...denoWorkerPermissions(config, [...VARIABLES, ...extraVariables]), Deno.mainModule];
+      return await superviseWorkers(config, spawnDenoWorker(args), { ownSockets: true });
+    }
     const served = await openServed(config, env, build);
-    const running = await serveStandalone(config, served);
-    console.log(formatLogRecords(startupRecords(config, running.url, served.store), config.logFormat));
-    const { port } = new URL(running.url);
-    const stopWatching = watchAccepting(running.server, config.host, Number(port), () => {
+    const running = await serveStandalone(config, served, config.workers > 1);
+    const records = startupRecords(config, running.url, served.store);
+    if (supervised) tellDenoSupervisor({ type: 'plant-store:listening', url: running.url, records });
+    else console.log(formatLogRecords(records, config.logFormat));
+    // With several processes on the port, a check connection may be taken by any of them.
+    const watch = config.workers > 1 ? watchSharedAccepting : watchAccepting;
+    const stopWatching = watch(running.server, config.host, Number(new URL(running.url).port), () => {
       const msg = 'plant-store: the server stopped accepting connections (file descriptors ran out?); listening again';
       console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
     });
@@ -58,6 +86,8 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     };
     Deno.addSignalListener('SIGINT', stop);
     Deno.addSignalListener('SIGTERM', stop);
+    // A worker whose supervisor is gone (even killed) stops too, rather than serving on unsupervised.
+    if (supervised) whenDenoSupervisorEnds(stop);
   } catch (error) {
     stopOnStartError(error, env);
   }

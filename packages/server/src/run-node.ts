@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { BuildOptions } from './create-standalone.ts';
-import { runCluster, type ListeningMessage } from './run-cluster.ts';
+import { runCluster } from './run-cluster.ts';
 import { openServed } from './open-served.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { logWarningsAsJson } from './log-warnings-as-json.ts';
@@ -8,6 +8,7 @@ import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-conf
 import { serveStandalone } from './serve-standalone.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
+import type { ListeningMessage } from './supervise-workers.ts';
 
 /**
  * Runs the standalone server on Node (`pnpm start`, the `plant-store` command):
@@ -32,7 +33,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     const running = await serveStandalone(config, served);
     const records = startupRecords(config, running.url, served.store);
     // A worker of several tells the primary, which prints one startup block for all.
-    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', records } satisfies ListeningMessage);
+    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', url: running.url, records } satisfies ListeningMessage);
     else console.log(formatLogRecords(records, config.logFormat));
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {

@@ -1,7 +1,7 @@
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
+import { createNodeHandler, rawHeader, type NodeHandlerOptions } from '@plant-store/adapter-node';
 import { isRequestId, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from './access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from './format-access-log.ts';
@@ -32,6 +32,12 @@ export interface ServerOptions {
    * option is on). Default `text`.
    */
   readonly logFormat?: LogFormat;
+  /**
+   * Opens the port with SO_REUSEPORT, so that other processes doing the same
+   * listen on it too and the kernel spreads connections between them (Linux,
+   * and Node 22.12+ or Deno). Default `false`.
+   */
+  readonly reusePort?: boolean;
 }
 
 /** A running standalone server. */
@@ -94,7 +100,7 @@ export async function serveNodeHttp(
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+    if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && rawHeader(req, 'host') === undefined) {
       const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
       const id = requestIds ? (requestId ?? takeRequestId(req)) : undefined;
@@ -148,7 +154,7 @@ export async function serveNodeHttp(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(options.reusePort === true ? { reusePort: true } : {}) }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -1,3 +1,5 @@
+import type { Runtime } from './usage-text.ts';
+
 /** One environment variable a standalone server reads. */
 export interface StandaloneVariable {
   readonly name: string;
@@ -5,7 +7,7 @@ export interface StandaloneVariable {
   readonly default: string;
   readonly meaning: string;
   /** Set when only some runtimes read it. */
-  readonly only?: 'Node' | 'workerd';
+  readonly only?: readonly Runtime[];
 }
 
 /**
@@ -30,6 +32,11 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     meaning: 'origins whose pages may call it, comma-separated (https://app.example.com), or * for any',
   },
   { name: 'PLANT_STORE_DOCS', default: 'on', meaning: 'off turns the API reference page at /docs off' },
-  { name: 'PLANT_STORE_WORKERS', default: '1', meaning: 'processes serving the one port, 1 to 256, over a store they share', only: 'Node' },
-  { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: 'workerd' },
+  {
+    name: 'PLANT_STORE_WORKERS',
+    default: '1',
+    meaning: 'processes serving the one port, 1 to 256, over a store they share',
+    only: ['Node', 'Bun', 'Deno'],
+  },
+  { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
 ];

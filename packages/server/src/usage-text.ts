@@ -12,7 +12,7 @@ export function usageText(runtime: Runtime): string {
   const width = Math.max(...STANDALONE_VARIABLES.map((variable) => variable.name.length)) + 2;
   const variables = STANDALONE_VARIABLES.map(
     (variable) =>
-      `  ${variable.name.padEnd(width)}${variable.only === undefined ? '' : `${variable.only} only: `}${variable.meaning}\n  ${''.padEnd(width)}default: ${variable.default}`,
+      `  ${variable.name.padEnd(width)}${variable.only === undefined ? '' : `${inWords(variable.only)} only: `}${variable.meaning}\n  ${''.padEnd(width)}default: ${variable.default}`,
   );
   return [
     'Usage: plant-store [--help | --version]',
@@ -30,4 +30,9 @@ export function usageText(runtime: Runtime): string {
     'SIGINT or SIGTERM stops it gracefully: requests in flight finish, then it exits 0.',
     'A setting that cannot work stops the start with one line, plant-store: <reason>, and exit 1.',
   ].join('\n');
+}
+
+/** `Node, Bun and Deno`. */
+function inWords(runtimes: readonly Runtime[]): string {
+  return runtimes.length < 2 ? runtimes.join('') : `${runtimes.slice(0, -1).join(', ')} and ${runtimes.at(-1)}`;
 }
