@@ -17,6 +17,7 @@ import { cpus, totalmem } from 'node:os';
  * @property {number} peakRssMiB
  * @property {number} non200
  * @property {'memory' | 'sqlite' | 'postgres'} [store] the store of a store row
+ * @property {string} [memoryName] the row of the same server on the memory store, which a store row is compared with
  * @property {number} [storeRatio] req/s over the same server on the memory store (median of rounds)
  * @property {[number, number]} [storeRatioRange] the lowest and highest of those per-round ratios
  */
@@ -78,21 +79,21 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
         `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.against ? `${row.name} (× ${row.against})` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
     ),
   ];
-  const memoryRow = rows.find(
-    (row) =>
-      row.store === undefined && rows.some((other) => other.store !== undefined && other.runtime === row.runtime) && row.name === 'Plant Store adapter-node',
-  );
   const storeRows = rows.filter((row) => row.store !== undefined && row.store !== 'memory');
+  // Each store row under the same server's memory row, runtime by runtime.
+  const memoryRows = rows.filter((row) => storeRows.some((store) => store.runtime === row.runtime && store.memoryName === row.name));
   const storeTable = [
-    '| Store (standalone Node server) | creates/s | × memory (median) | × memory (range over rounds) | p50 ms | p99 ms |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...(memoryRow
-      ? [`| memory | ${Math.round(memoryRow.rps).toLocaleString('en-US')} | 1.00 | – | ${fixed(memoryRow.p50Ms, 2)} | ${fixed(memoryRow.p99Ms, 2)} |`]
-      : []),
-    ...storeRows.map(
-      (row) =>
-        `| ${row.name.replace('Plant Store adapter-node + ', '')} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.storeRatio, 2)} | ${fixed(row.storeRatioRange?.[0], 2)}–${fixed(row.storeRatioRange?.[1], 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} |`,
-    ),
+    '| Runtime | Server | Store | creates/s | × memory (median) | × memory (range over rounds) | p50 ms | p99 ms |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
+    ...memoryRows.flatMap((memoryRow) => [
+      `| ${memoryRow.runtime} | ${memoryRow.name} | memory | ${Math.round(memoryRow.rps).toLocaleString('en-US')} | 1.00 | – | ${fixed(memoryRow.p50Ms, 2)} | ${fixed(memoryRow.p99Ms, 2)} |`,
+      ...storeRows
+        .filter((row) => row.runtime === memoryRow.runtime && row.memoryName === memoryRow.name)
+        .map(
+          (row) =>
+            `| ${row.runtime} | ${memoryRow.name} | ${row.name.replace(`${memoryRow.name} + `, '')} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.storeRatio, 2)} | ${fixed(row.storeRatioRange?.[0], 2)}–${fixed(row.storeRatioRange?.[1], 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} |`,
+        ),
+    ]),
   ];
   const microTable = [
     '| Case | ns per call | calls/s |',
@@ -116,9 +117,10 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     "- The baselines ([`bench/servers/baseline-logic.mjs`](bench/servers/baseline-logic.mjs), with [`baseline-node.mjs`](bench/servers/baseline-node.mjs) and [`baseline-fetch.mjs`](bench/servers/baseline-fetch.mjs)) do that work the cheapest honest way: the token by `startsWith`, a length check and a constant-time XOR loop over its characters (no hashing, as Plant Store), the body by `data`/`end` or `request.text()` with the 1 MiB limit, `JSON.parse` and plain checks, a `Map`, and the `x-request-id` every standalone answer carries (the request's own when sane, else `crypto.randomUUID()`).",
     `- Load: wrk, ${connections} connections, 2 threads, valid creates with unique ids (\`bench/create.lua\`: a per-thread counter), against 127.0.0.1. The server is pinned to core 0 and wrk to core 1 (\`taskset\`).`,
     `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved (every contender once per round, in the same order). Medians over rounds.`,
-    '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge). "p99 × baseline" likewise for p99 latency.',
+    '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge; both answer with the bridge\'s own `Response`, which it writes without a stream). "p99 × baseline" likewise for p99 latency.',
     '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
     '- Deno: the standalone server runs `node:http` (Deno\'s own), for the headers, request and keep-alive timeouts `Deno.serve` lacks; its ratio is taken against the lean `Deno.serve` baseline like every Deno row, and the lean `node:http` server on Deno is shown beside it. "Plant Store adapter-fetch on Deno.serve" is the library as a Deno program embedding it serves it ([`bench/servers/plant-store-deno-serve.mjs`](bench/servers/plant-store-deno-serve.mjs)).',
+    '- Bun: "Plant Store standalone (Bun.serve)" is the standalone server, with its 30 s request deadline and graceful drain around the handler; "Plant Store adapter-fetch on Bun.serve" is the library as a Bun program embedding it serves it ([`bench/servers/plant-store-bun-serve.mjs`](bench/servers/plant-store-bun-serve.mjs)).',
     `- This run took ${minutes.toFixed(1)} minutes.`,
     '',
     '## Throughput and latency',
@@ -130,9 +132,9 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     ...(storeRows.length === 0
       ? []
       : [
-          `## Stores (${memoryRow?.runtime ?? 'Node 24'}, the same standalone server)`,
+          '## Stores (the same standalone server on each store)',
           '',
-          "Creates per second through the standalone Node server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process row runs on both cores (`PLANT_STORE_WORKERS=2`), which it shares with wrk on this machine; its peak RSS is the primary's.",
+          "Creates per second through each runtime's standalone server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process rows run on both cores (`PLANT_STORE_WORKERS=2`), which they share with wrk on this machine; their peak RSS is the first process's.",
           '',
           ...storeTable,
           '',

@@ -49,8 +49,12 @@ const node24 = join(packageDir('node24'), 'bin/node');
 const bun = join(packageDir('bun'), 'bin/bun.exe');
 const deno = join(packageDir('deno'), 'deno');
 const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
+// The standalone server also writes its SQLite file and, with PLANT_STORE_WORKERS, starts Deno again.
+const denoStandaloneRun = [...denoRun, '--allow-write', `--allow-run=${deno}`];
 const server = (/** @type {string} */ file) => join(here, 'servers', file);
 const plantStoreNode = join(root, 'packages/server/dist/bin/node.js');
+const bunStandalone = join(root, 'packages/server/dist/standalone/bun.js');
+const denoStandalone = join(root, 'packages/server/dist/standalone/deno.js');
 
 /** The lean Fetch handler on the same Node bridge, which Plant Store's Fetch adapter on it is compared with. */
 const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
@@ -92,14 +96,38 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
     cpus: '0,1',
   },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
-  { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, join(root, 'packages/server/dist/standalone/bun.js')] },
+  { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', command: [bun, bunStandalone] },
+  { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, server('plant-store-bun-serve.mjs')] },
+  { name: 'Plant Store standalone (Bun.serve) + SQLite (synchronous=FULL)', runtime: 'Bun', command: [bun, bunStandalone], store: 'sqlite' },
+  {
+    name: 'Plant Store standalone (Bun.serve) + SQLite, 2 processes on 2 cores',
+    runtime: 'Bun',
+    command: [bun, bunStandalone],
+    store: 'sqlite',
+    env: { PLANT_STORE_WORKERS: '2' },
+    cpus: '0,1',
+  },
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
   { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, server('plant-store-deno-serve.mjs')] },
   // The standalone Deno server runs node:http (Deno's), for the timeouts Deno.serve lacks: compared
   // with the same lean Deno.serve baseline, and with the lean node:http server on Deno.
   { name: 'node:http hand-written, on Deno', runtime: 'Deno', command: [deno, ...denoRun, server('baseline-node.mjs')] },
-  { name: 'Plant Store standalone (node:http on Deno)', runtime: 'Deno', command: [deno, ...denoRun, join(root, 'packages/server/dist/standalone/deno.js')] },
+  { name: 'Plant Store standalone (node:http on Deno)', runtime: 'Deno', command: [deno, ...denoStandaloneRun, denoStandalone] },
+  {
+    name: 'Plant Store standalone (node:http on Deno) + SQLite (synchronous=FULL)',
+    runtime: 'Deno',
+    command: [deno, ...denoStandaloneRun, denoStandalone],
+    store: 'sqlite',
+  },
+  {
+    name: 'Plant Store standalone (node:http on Deno) + SQLite, 2 processes on 2 cores',
+    runtime: 'Deno',
+    command: [deno, ...denoStandaloneRun, denoStandalone],
+    store: 'sqlite',
+    env: { PLANT_STORE_WORKERS: '2' },
+    cpus: '0,1',
+  },
 ]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
 function ensureWrk() {
@@ -228,6 +256,8 @@ const measured = (results, /** @type {Contender} */ contender) => {
   if (result === undefined) throw new Error(`no measurement of ${label(contender)}`);
   return result;
 };
+/** Whether two contenders start the same program. @param {Contender} a @param {Contender} b */
+const sameCommand = (a, b) => a.command.join(' ') === b.command.join(' ');
 /** Its first line, trimmed. @param {string} text */
 const firstLine = (text) => (text.split('\n')[0] ?? '').trim();
 
@@ -296,7 +326,7 @@ async function main() {
     const p99Ratios = baseline ? rounds.map((results) => measured(results, contender).p99Ms / measured(results, baseline).p99Ms) : [];
     // A durable store's row against the same server on the memory store, round by round.
     const memory = contender.store
-      ? eligible.find((other) => other.runtime === contender.runtime && other.command[1] === contender.command[1] && !other.store && !other.env && !other.cpus)
+      ? eligible.find((other) => other.runtime === contender.runtime && sameCommand(other, contender) && !other.store && !other.env && !other.cpus)
       : undefined;
     const storeRatios = memory ? rounds.map((results) => measured(results, contender).rps / measured(results, memory).rps) : [];
     return {
@@ -313,6 +343,7 @@ async function main() {
       ...(contender.store
         ? {
             store: contender.store,
+            ...(memory === undefined ? {} : { memoryName: memory.name }),
             storeRatio: median(storeRatios),
             storeRatioRange: /** @type {[number, number]} */ ([Math.min(...storeRatios), Math.max(...storeRatios)]),
           }

@@ -1,6 +1,6 @@
 // Baseline: raw Deno.serve with the hand-written handler.
 /// <reference path="./globals.d.ts" />
-import { fetchHandler } from './baseline-fetch.mjs';
+import { leanFetchHandler } from './baseline-fetch.mjs';
 import { host, port } from './baseline-logic.mjs';
 
-Deno.serve({ hostname: host, port, onListen: ({ hostname, port }) => console.log(`listening on http://${hostname}:${port}`) }, fetchHandler);
+Deno.serve({ hostname: host, port, onListen: ({ hostname, port }) => console.log(`listening on http://${hostname}:${port}`) }, leanFetchHandler());
