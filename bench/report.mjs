@@ -134,7 +134,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
       : [
           '## Stores (the same standalone server on each store)',
           '',
-          "Creates per second through each runtime's standalone server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process rows run on both cores (`PLANT_STORE_WORKERS=2`), which they share with wrk on this machine; their peak RSS is the first process's.",
+          "Creates per second through each runtime's standalone server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process rows run on both cores (`PLANT_STORE_WORKERS=2`), which they share with wrk on this machine; their peak RSS is that of the process that starts and supervises them, which serves nothing.",
           '',
           ...storeTable,
           '',
