@@ -3,7 +3,7 @@ import { FetchPlantRequest } from './fetch-plant-request.ts';
 import { mountPathOption } from './mount-path-option.ts';
 import type { RequestDeadline } from './request-deadline.ts';
 
-/** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
+/** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, `mountPath` and `Response`. */
 export type FetchHandlerOptions = PlantHandlerOptions & {
   /**
    * Where the host mounted the handler, for a host that strips that path from
@@ -38,7 +38,7 @@ export interface FetchContext {
 }
 
 const { status: TIMEOUT_STATUS, headers: TIMEOUT_HEADERS, body: TIMEOUT_BODY } = PROTOCOL_ERRORS['request-timeout'];
-const TIMEOUT_CLOSE_HEADERS = { ...TIMEOUT_HEADERS, connection: 'close' };
+const TIMEOUT_CLOSE_HEADERS = Object.freeze({ ...TIMEOUT_HEADERS, connection: 'close' });
 
 /** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
 export type FetchHandler = (request: Request, context?: FetchContext) => Promise<Response>;
@@ -63,7 +63,7 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   if (typeof Answer !== 'function') throw new TypeError('createFetchHandler: `Response` must be a Response class');
   // Another class may keep the headers object it is given and add to it
   // (@whatwg-node's adds Content-Length), so it gets a copy of the shared ones.
-  const own = Answer !== Response;
+  const own = options.Response !== undefined;
   const handle = createPlantHandler(coreOptions);
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);

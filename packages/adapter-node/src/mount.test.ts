@@ -36,4 +36,28 @@ describe('createNodeHandler mounted in a host', () => {
     expect(response.status).toBe(401);
     server.close();
   });
+
+  it('answers a body a host read before it (400, 1000) instead of waiting for it forever, and reads a paused one', async () => {
+    const handler = createNodeHandler({ store: createMemoryStore(), authenticate: staticTokens(['t']), onError: () => {} });
+    const server = createServer((req, res) => {
+      if (req.url === '/plants') {
+        // A host middleware that consumed the body, then handed the request on.
+        req.resume();
+        req.once('end', () => handler(req, res));
+        return;
+      }
+      // One that paused the stream and hands it on as it is.
+      req.url = '/plants';
+      req.pause();
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
+    const read = await send(url, { path: '/plants', headers, body: '{"id":1,"name":"n"}' });
+    expect([read.status, JSON.parse(read.body).error]).toEqual([400, 1000]);
+    const paused = await send(url, { path: '/paused', headers, body: '{"id":2,"name":"n"}' });
+    expect(paused.status).toBe(200);
+    server.close();
+  });
 });

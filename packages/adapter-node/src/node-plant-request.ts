@@ -51,6 +51,8 @@ export class NodePlantRequest implements PlantRequest {
     // The whole body is already in the stream's buffer (a host that called
     // the handler late, as Express may): take it at once, without listeners.
     if (req.complete && !req.readableFlowing) return readBuffered(req, maxBytes);
+    // Gone, or read by someone else before the core asked: no 'end' or 'close' is still to come.
+    if (req.destroyed || req.readableEnded) return ABORTED;
     // During the 'request' event Node has parsed only the head, even when the
     // body came in the same packet: it is parsed once this event returns.
     return readStreaming(req, maxBytes);
@@ -119,6 +121,8 @@ function readStreaming(req: IncomingMessage, maxBytes: number): Promise<BodyResu
     const onAbort = () => settle(ABORTED);
     req.on('error', onAbort);
     req.on('close', onAbort);
+    // A host may have paused the stream; listening alone would then wait forever.
+    req.resume();
   });
 }
 

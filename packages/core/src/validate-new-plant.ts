@@ -21,7 +21,7 @@ const EXPECTED: Readonly<Record<keyof NewPlant, string>> = {
 export function validateNewPlant(input: Record<string, unknown>): Result<NewPlant> {
   const { id, name, tag } = input;
   if (typeof id === 'bigint' && typeof name === 'string' && id >= INT64_MIN && id <= INT64_MAX) {
-    if (tag === undefined && !Object.hasOwn(input, 'tag')) return { ok: true, value: { id, name } };
+    if (tag === undefined && !('tag' in input)) return { ok: true, value: { id, name } };
     if (typeof tag === 'string') return { ok: true, value: { id, name, tag } };
   }
   const parsed = v.safeParse(NewPlantSchema, input);

@@ -89,16 +89,20 @@ async function relayStderr(stderr: ReadableStream<Uint8Array>, listening: (messa
   const reader = stderr.getReader();
   const decoder = new TextDecoder();
   let pending = '';
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      pending += decoder.decode(chunk.value, { stream: true });
-      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-        line(pending.slice(0, end));
-        pending = pending.slice(end + 1);
-      }
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The pipe broke: the worker has ended.
+      break;
     }
-  } catch {
-    // The pipe broke: the worker has ended.
+    if (chunk.done) break;
+    pending += decoder.decode(chunk.value, { stream: true });
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+      line(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+    }
   }
   pending += decoder.decode();
   if (pending !== '') line(pending);

@@ -15,9 +15,15 @@ export function spawnIpcWorker(command: string, args: readonly string[]): SpawnW
     child.on('message', (message: unknown) => {
       if (isListeningMessage(message)) events.listening(message);
     });
-    child.on('exit', (code, signal) => events.exit(code, signal));
-    // A failed spawn ends in 'exit' too (code -2 or the like); only its error event must not go unhandled.
-    child.on('error', () => {});
+    // Told once: a failed spawn (ENOENT, EAGAIN) emits 'error' and no 'exit'.
+    let told = false;
+    const exit = (code: number | null, signal: string | null) => {
+      if (told) return;
+      told = true;
+      events.exit(code, signal);
+    };
+    child.on('exit', exit);
+    child.on('error', () => exit(null, null));
     return { pid: child.pid, kill: (signal) => child.kill(signal) };
   };
 }

@@ -81,13 +81,34 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
 
   const start = (): void => {
     let listened = false;
-    const worker = spawn(env, {
+    let worker: WorkerProcess | undefined;
+    const ended = (why: string) => {
+      if (worker !== undefined) workers.delete(worker);
+      if (stopping) {
+        if (workers.size === 0) process.exit(0);
+        return;
+      }
+      // The first worker could not start: a setting that cannot work (an
+      // unopenable file, a refused port) would fail every other the same way.
+      // It has said why in one line; the start stops, as without workers.
+      if (!announced) process.exit(1);
+      // Later, a worker that cannot start (the database away) is tried again
+      // with a growing pause, up to 30 s, rather than forty times a second.
+      const delayMs = listened ? 0 : Math.min(30_000, 250 * 2 ** failedStarts++);
+      const msg = `plant-store: worker ${worker?.pid ?? '(none)'} ended (${why}); starting another${delayMs > 0 ? ` in ${delayMs} ms` : ''}`;
+      console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
+      setTimeout(() => {
+        if (!stopping) start();
+      }, delayMs);
+    };
+    const events: WorkerEvents = {
       listening(message) {
         listened = true;
         failedStarts = 0;
         if (announced) return;
         announced = true;
-        if (options.ownSockets) env['PORT'] = new URL(message.url).port;
+        // Only a port the kernel picked needs telling (a default port, 80, has none in the URL).
+        if (options.ownSockets && config.port === 0) env['PORT'] = new URL(message.url).port;
         // Told to stop while the first was starting: no others.
         if (!stopping) for (let i = 1; i < config.workers; i++) start();
         const [first, ...rest] = message.records;
@@ -97,26 +118,20 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
         const listening: LogRecord = { ...first, msg: `${first.msg} with ${config.workers} processes`, fields: { ...first.fields, workers: config.workers } };
         console.log(formatLogRecords([listening, ...rest, ...token], config.logFormat));
       },
-      exit(code, signal) {
-        workers.delete(worker);
-        if (stopping) {
-          if (workers.size === 0) process.exit(0);
-          return;
-        }
-        // The first worker could not start: a setting that cannot work (an
-        // unopenable file, a refused port) would fail every other the same way.
-        // It has said why in one line; the start stops, as without workers.
-        if (!announced) process.exit(1);
-        // Later, a worker that cannot start (the database away) is tried again
-        // with a growing pause, up to 30 s, rather than forty times a second.
-        const delayMs = listened ? 0 : Math.min(30_000, 250 * 2 ** failedStarts++);
-        const msg = `plant-store: worker ${worker.pid} ended (${signal ?? code}); starting another${delayMs > 0 ? ` in ${delayMs} ms` : ''}`;
-        console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
-        setTimeout(() => {
-          if (!stopping) start();
-        }, delayMs);
-      },
-    });
+      exit: (code, signal) => ended(String(signal ?? code)),
+    };
+    try {
+      worker = spawn(env, events);
+    } catch (error) {
+      // No process to wait for (the binary gone, no processes or descriptors left): a failed start.
+      const why = `not started: ${error instanceof Error ? error.message : String(error)}`;
+      if (!announced)
+        console.error(
+          formatLogRecords([{ level: 'error', msg: `plant-store: PLANT_STORE_WORKERS: a process could not be started (${why})` }], config.logFormat),
+        );
+      ended(why);
+      return;
+    }
     workers.add(worker);
   };
   start();

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { rawHeader } from '@plant-store/adapter-node';
 import { isRequestId } from '@plant-store/core';
 
 /**
@@ -9,8 +10,8 @@ import { isRequestId } from '@plant-store/core';
  * adapter writes answers in one `writeHead` that leaves nothing to read back.
  */
 export function takeRequestId(req: IncomingMessage): string {
-  // Node joins repeated `X-Request-Id` headers with `, `, as the core does: two of them are no id.
-  const given = req.headers['x-request-id'];
+  // Repeated `X-Request-Id` headers are joined with `, `, as the core joins them: two of them are no id.
+  const given = rawHeader(req, 'x-request-id');
   if (typeof given === 'string' && isRequestId(given)) return given;
   const made = crypto.randomUUID();
   const raw = req.rawHeaders;
