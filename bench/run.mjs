@@ -56,6 +56,20 @@ const plantStoreNode = join(root, 'packages/server/dist/bin/node.js');
 const bunStandalone = join(root, 'packages/server/dist/standalone/bun.js');
 const denoStandalone = join(root, 'packages/server/dist/standalone/deno.js');
 
+/**
+ * A standalone server's rows over SQLite, compared with its memory row: one
+ * process, and two on one port (PLANT_STORE_WORKERS) over the same file, on
+ * both cores (wrk shares core 1).
+ * @param {string} name the memory row's name
+ * @param {string} runtime
+ * @param {[string, ...string[]]} command
+ * @returns {Contender[]}
+ */
+const sqliteRows = (name, runtime, command) => [
+  { name: `${name} + SQLite (synchronous=FULL)`, runtime, command, store: 'sqlite' },
+  { name: `${name} + SQLite, 2 processes on 2 cores`, runtime, command, store: 'sqlite', env: { PLANT_STORE_WORKERS: '2' }, cpus: '0,1' },
+];
+
 /** The lean Fetch handler on the same Node bridge, which Plant Store's Fetch adapter on it is compared with. */
 const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
 
@@ -84,29 +98,12 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
     command: [node24, server('plant-store-whatwg.mjs')],
   },
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
-  { name: 'Plant Store adapter-node + SQLite (synchronous=FULL)', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'sqlite' },
+  ...sqliteRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
   { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'postgres' },
-  // Every core: two processes on one port (PLANT_STORE_WORKERS) over one SQLite file, on both cores (wrk shares core 1).
-  {
-    name: 'Plant Store adapter-node + SQLite, 2 processes on 2 cores',
-    runtime: 'Node 24',
-    command: [node24, plantStoreNode],
-    store: 'sqlite',
-    env: { PLANT_STORE_WORKERS: '2' },
-    cpus: '0,1',
-  },
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', command: [bun, bunStandalone] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, server('plant-store-bun-serve.mjs')] },
-  { name: 'Plant Store standalone (Bun.serve) + SQLite (synchronous=FULL)', runtime: 'Bun', command: [bun, bunStandalone], store: 'sqlite' },
-  {
-    name: 'Plant Store standalone (Bun.serve) + SQLite, 2 processes on 2 cores',
-    runtime: 'Bun',
-    command: [bun, bunStandalone],
-    store: 'sqlite',
-    env: { PLANT_STORE_WORKERS: '2' },
-    cpus: '0,1',
-  },
+  ...sqliteRows('Plant Store standalone (Bun.serve)', 'Bun', [bun, bunStandalone]),
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
   { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, server('plant-store-deno-serve.mjs')] },
@@ -114,20 +111,7 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   // with the same lean Deno.serve baseline, and with the lean node:http server on Deno.
   { name: 'node:http hand-written, on Deno', runtime: 'Deno', command: [deno, ...denoRun, server('baseline-node.mjs')] },
   { name: 'Plant Store standalone (node:http on Deno)', runtime: 'Deno', command: [deno, ...denoStandaloneRun, denoStandalone] },
-  {
-    name: 'Plant Store standalone (node:http on Deno) + SQLite (synchronous=FULL)',
-    runtime: 'Deno',
-    command: [deno, ...denoStandaloneRun, denoStandalone],
-    store: 'sqlite',
-  },
-  {
-    name: 'Plant Store standalone (node:http on Deno) + SQLite, 2 processes on 2 cores',
-    runtime: 'Deno',
-    command: [deno, ...denoStandaloneRun, denoStandalone],
-    store: 'sqlite',
-    env: { PLANT_STORE_WORKERS: '2' },
-    cpus: '0,1',
-  },
+  ...sqliteRows('Plant Store standalone (node:http on Deno)', 'Deno', [deno, ...denoStandaloneRun, denoStandalone]),
 ]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
 function ensureWrk() {
