@@ -1,4 +1,4 @@
-import { createPlantHandler, PROTOCOL_ERRORS, type PlantHandlerOptions } from '@plant-store/core';
+import { createPlantResponder, PROTOCOL_ERRORS, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { FetchPlantRequest } from './fetch-plant-request.ts';
 import { mountPathOption } from './mount-path-option.ts';
 import type { RequestDeadline } from './request-deadline.ts';
@@ -64,18 +64,27 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   // Another class may keep the headers object it is given and add to it
   // (@whatwg-node's adds Content-Length), so it gets a copy of the shared ones.
   const own = options.Response !== undefined;
-  const handle = createPlantHandler(coreOptions);
+  const respondTo = createPlantResponder(coreOptions);
+  const answer = (plantRequest: FetchPlantRequest, response: PlantResponse, context: FetchContext | undefined): Response => {
+    if (plantRequest.timedOut) return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
+    plantRequest.discardUnread();
+    // A Worker cancels what runs after its answer unless told to wait for it.
+    const discarding = plantRequest.discarding;
+    if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
+    return new Answer(response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
+  };
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
-    return handle(plantRequest).then((response) => {
-      if (plantRequest.timedOut)
-        return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
-      plantRequest.discardUnread();
-      // A Worker cancels what runs after its answer unless told to wait for it.
-      const discarding = plantRequest.discarding;
-      if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
-      return new Answer(response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
-    });
+    // One promise per request, settled in the step that has the answer.
+    return new Promise((resolve, reject) =>
+      respondTo(plantRequest, (response) => {
+        try {
+          resolve(answer(plantRequest, response, context));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
   };
 }
 

@@ -6,10 +6,10 @@ import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from 
 // The real core, watched, to see exactly which options reach it.
 vi.mock('@plant-store/core', async (importOriginal) => {
   const original = await importOriginal<typeof core>();
-  return { ...original, createPlantHandler: vi.fn(original.createPlantHandler) };
+  return { ...original, createPlantResponder: vi.fn(original.createPlantResponder) };
 });
 afterEach(() => {
-  vi.mocked(core.createPlantHandler).mockClear();
+  vi.mocked(core.createPlantResponder).mockClear();
 });
 
 const TOKEN = 'mount-token';
@@ -77,6 +77,6 @@ describe('the mountPath option of createFetchHandler', () => {
     const given = { ...options({ mountPath: '/api', basePath: '/v1', maxBodyBytes: 10 }), someFutureOption: { on: true } };
     createFetchHandler(given);
     const { mountPath: _, ...expected } = given;
-    expect(vi.mocked(core.createPlantHandler).mock.calls).toEqual([[expected]]);
+    expect(vi.mocked(core.createPlantResponder).mock.calls).toEqual([[expected]]);
   });
 });

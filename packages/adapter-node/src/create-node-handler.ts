@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPlantHandler, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { createPlantResponder, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';
 import { mountPathOption } from './mount-path-option.ts';
 import { isServerClosing, NodePlantRequest } from './node-plant-request.ts';
@@ -48,14 +48,16 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   const { mountPath: givenMountPath, ...coreOptions } = options;
   const mountPath = mountPathOption('createNodeHandler', givenMountPath);
-  const handle = createPlantHandler(coreOptions);
+  const respondTo = createPlantResponder(coreOptions);
   return function plantStoreNodeHandler(req, res, next) {
-    // The core never rejects; only writing to a broken socket can throw.
-    void handle(new NodePlantRequest(req, res, mountPath)).then((response) => {
+    // Written as soon as the core has the answer: at once for an answer that
+    // needs no wait, else in the step that ends the wait.
+    respondTo(new NodePlantRequest(req, res, mountPath), (response) => {
       try {
         if (response.unmatched === true && next !== undefined) next();
         else writeResponse(req, res, response);
       } catch (error) {
+        // Only writing to a broken socket can throw.
         res.destroy(error as Error);
       }
     });

@@ -10,7 +10,7 @@ import { createNodeHandler, type NodeHandlerOptions } from './create-node-handle
 // The real core, watched, to see exactly which options reach it.
 vi.mock('@plant-store/core', async (importOriginal) => {
   const original = await importOriginal<typeof core>();
-  return { ...original, createPlantHandler: vi.fn(original.createPlantHandler) };
+  return { ...original, createPlantResponder: vi.fn(original.createPlantResponder) };
 });
 
 const TOKEN = 'mount-token';
@@ -23,7 +23,7 @@ const options = (extra: Partial<NodeHandlerOptions> = {}): NodeHandlerOptions =>
 const running: Server[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-  vi.mocked(core.createPlantHandler).mockClear();
+  vi.mocked(core.createPlantResponder).mockClear();
 });
 
 async function listen(listener: RequestListener): Promise<string> {
@@ -98,6 +98,6 @@ describe('the mountPath option of createNodeHandler', () => {
     const given = { ...options({ mountPath: '/api', basePath: '/v1', maxBodyBytes: 10 }), someFutureOption: { on: true } };
     createNodeHandler(given);
     const { mountPath: _, ...expected } = given;
-    expect(vi.mocked(core.createPlantHandler).mock.calls).toEqual([[expected]]);
+    expect(vi.mocked(core.createPlantResponder).mock.calls).toEqual([[expected]]);
   });
 });

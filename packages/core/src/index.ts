@@ -1,6 +1,7 @@
 export { readBearerCredential, isBearerTokenSyntax } from './authenticate.ts';
 export { createPlant } from './create-plant.ts';
-export { createPlantHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './create-plant-handler.ts';
+export { createPlantHandler } from './create-plant-handler.ts';
+export { createPlantResponder, DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './create-plant-responder.ts';
 export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, DEFAULT_CORS_MAX_AGE_SECONDS } from './cors-policy.ts';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs-responses.ts';
 export { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS, SHUTTING_DOWN } from './error-response.ts';
@@ -20,7 +21,8 @@ export type { Authenticate, BearerCredential } from './authenticate.ts';
 export type { CreatePlantOptions, Created } from './create-plant.ts';
 export type { DocsPage } from './docs-page.ts';
 export type { CorsOptions } from './cors-policy.ts';
-export type { ErrorContext, PlantHandler, PlantHandlerOptions } from './create-plant-handler.ts';
+export type { PlantHandler } from './create-plant-handler.ts';
+export type { ErrorContext, PlantHandlerOptions, PlantResponder, Respond } from './create-plant-responder.ts';
 export type { ProtocolErrorKind } from './error-response.ts';
 export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';
