@@ -20,6 +20,8 @@ export class FetchPlantRequest implements PlantRequest {
   readonly mountPath: string | undefined;
   readonly draining: boolean;
   private readonly request: Request;
+  /** Read once: on some runtimes `request.headers` is a getter that costs a call each time. */
+  private readonly headers: Headers;
   /** Set while part of the body is still unread. */
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
   private dropping: Promise<void> | undefined = undefined;
@@ -37,6 +39,7 @@ export class FetchPlantRequest implements PlantRequest {
    */
   constructor(request: Request, draining = false, deadline?: RequestDeadline, mountPath?: string) {
     this.request = request;
+    this.headers = request.headers;
     this.method = request.method;
     this.url = pathAndQuery(request.url);
     this.mountPath = mountPath;
@@ -50,12 +53,12 @@ export class FetchPlantRequest implements PlantRequest {
   }
 
   header(name: string): string | undefined {
-    return this.request.headers.get(name) ?? undefined;
+    return this.headers.get(name) ?? undefined;
   }
 
   readBody(maxBytes: number): Promise<BodyResult> {
     const request = this.request;
-    const declared = request.headers.get('content-length');
+    const declared = this.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
     const deadline = this.deadline;
     if (deadline?.passed === true) {

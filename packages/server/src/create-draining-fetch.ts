@@ -18,37 +18,53 @@ export interface DrainingFetch {
   stopper(close: () => Promise<unknown>, exit: () => void): () => void;
 }
 
+/** Options of {@link createDrainingFetch}. */
+export interface DrainingFetchOptions {
+  /**
+   * How many requests are in flight, when the handler already keeps count
+   * (as {@link withRequestDeadline}'s does): the drain then asks it, every
+   * {@link IDLE_POLL_MS} ms while it waits, instead of counting every request itself.
+   */
+  readonly inFlight?: () => number;
+}
+
+/** How often a drain asks a given `inFlight` whether the requests are done. */
+const IDLE_POLL_MS = 10;
+
 /**
  * Wraps a standalone server's handler so that a stop finishes what is in
  * flight while requests still arriving on kept-alive connections are told
  * (by the core, as draining) to go elsewhere, rather than being processed or
  * cut off mid-way.
  */
-export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
+export function createDrainingFetch(handler: FetchHandler, options: DrainingFetchOptions = {}): DrainingFetch {
+  const counted = options.inFlight;
   let inFlight = 0;
   let draining = false;
   let onIdle = () => {};
+  const pass: FetchHandler = (request, context) => {
+    inFlight++;
+    // Not `finally`, which costs two more turns per request.
+    return handler(request, context).then(
+      (response) => {
+        if (--inFlight === 0) onIdle();
+        return response;
+      },
+      (error: unknown) => {
+        if (--inFlight === 0) onIdle();
+        throw error;
+      },
+    );
+  };
+  const serving = counted === undefined ? pass : handler;
   return {
     fetch(request, context) {
-      if (draining) {
-        // The core decides the answer (503 on its routes); the connection is this server's to close.
-        return handler(request, drainingContext(context)).then((response) => {
-          response.headers.set('connection', 'close');
-          return response;
-        });
-      }
-      inFlight++;
-      // Not `finally`, which costs two more turns per request.
-      return handler(request, context).then(
-        (response) => {
-          if (--inFlight === 0) onIdle();
-          return response;
-        },
-        (error: unknown) => {
-          if (--inFlight === 0) onIdle();
-          throw error;
-        },
-      );
+      if (!draining) return serving(request, context);
+      // The core decides the answer (503 on its routes); the connection is this server's to close.
+      return serving(request, drainingContext(context)).then((response) => {
+        response.headers.set('connection', 'close');
+        return response;
+      });
     },
     drain(graceMs, timeoutMs) {
       draining = true;
@@ -56,8 +72,13 @@ export function createDrainingFetch(handler: FetchHandler): DrainingFetch {
       // 503 rather than meet a connection cut under them.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs));
       const idle = new Promise<void>((resolve) => {
-        onIdle = resolve;
-        if (inFlight === 0) resolve();
+        if (counted === undefined) {
+          onIdle = resolve;
+          if (inFlight === 0) resolve();
+          return;
+        }
+        const poll = () => (counted() === 0 ? resolve() : setTimeout(poll, IDLE_POLL_MS).unref?.());
+        poll();
       });
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
       return Promise.race([Promise.all([grace, idle]).then(() => {}), deadline]);
@@ -83,6 +104,12 @@ function drainingContext(context: FetchContext | undefined): FetchContext {
   const waitUntil = context.waitUntil === undefined ? undefined : (promise: Promise<unknown>) => context.waitUntil!(promise);
   return { draining: true, ...(deadline === undefined ? {} : { deadline }), ...(waitUntil === undefined ? {} : { waitUntil }) };
 }
+
+/** A handler under {@link withRequestDeadline}, which counts what it has in flight. */
+export type DeadlineFetch = FetchHandler & {
+  /** Requests not yet answered, and unread bodies still being dropped after their answer. */
+  readonly inFlight: number;
+};
 
 /** Options of {@link withRequestDeadline}. */
 export interface RequestDeadlineOptions {
@@ -145,9 +172,11 @@ class PendingRequest implements FetchContext, RequestDeadline {
  * Bun closes a connection at once after such an answer, and the bytes still
  * arriving would make the kernel reset it under the answer.
  */
-export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): FetchHandler {
+export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): DeadlineFetch {
   const { timeoutMs = 30_000, checkEveryMs = 500 } = options;
   const pending = new Set<PendingRequest>();
+  // Requests answered or still to be, and bodies still being dropped: a passed deadline leaves `pending`, not this.
+  let inFlight = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
   const check = () => {
     const now = performance.now();
@@ -161,27 +190,34 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
       timer = undefined;
     }
   };
-  return (request, context) => {
+  const done = (entry: PendingRequest) => {
+    pending.delete(entry);
+    inFlight--;
+  };
+  const guarded = (request: Request, context?: FetchContext) => {
     const entry = new PendingRequest(performance.now() + timeoutMs, context);
     pending.add(entry);
+    inFlight++;
     timer ??= setInterval(check, checkEveryMs);
     return handler(request, entry).then(
       (response) => {
         const discarding = entry.discarding;
         if (discarding === undefined) {
-          pending.delete(entry);
+          done(entry);
           return response;
         }
-        const dropped = discarding.finally(() => pending.delete(entry));
-        if (closes(request.headers.get('connection')) || closes(response.headers.get('connection'))) return dropped.then(() => response);
+        const dropped = discarding.finally(() => done(entry));
+        // A draining server closes the connection after the answer, whether or not this wrapper sees it say so yet.
+        if (entry.draining || closes(request.headers.get('connection')) || closes(response.headers.get('connection'))) return dropped.then(() => response);
         return response;
       },
       (error: unknown) => {
-        pending.delete(entry);
+        done(entry);
         throw error;
       },
     );
   };
+  return Object.defineProperty(guarded, 'inFlight', { get: () => inFlight }) as DeadlineFetch;
 }
 
 function closes(connection: string | null): boolean {

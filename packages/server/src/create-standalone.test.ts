@@ -10,8 +10,9 @@ const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' 
 /** The Bun and Deno launchers' stack, in process: access log, drain, request deadline. */
 function launcherStack(env: Record<string, string>, lines: string[], timeoutMs = 30_000) {
   const { config, fetch } = createStandalone({ PLANT_STORE_TOKENS: 't', ...env }, (line) => lines.push(line), build);
-  const draining = createDrainingFetch(fetch);
-  return { config, draining, fetch: withRequestDeadline(draining.fetch, { timeoutMs, checkEveryMs: 20 }) };
+  const guarded = withRequestDeadline(fetch, { timeoutMs, checkEveryMs: 20 });
+  const draining = createDrainingFetch(guarded, { inFlight: () => guarded.inFlight });
+  return { config, draining, fetch: draining.fetch };
 }
 
 describe('createStandalone', () => {
@@ -62,5 +63,29 @@ describe('createStandalone', () => {
       ['/readyz', 503],
       ['/healthz', 200],
     ]);
+  });
+
+  it('drains only once the requests in flight are answered, as the request deadline counts them', async () => {
+    const { fetch, draining } = launcherStack({}, []);
+    let sendRest!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"id":1,'));
+        sendRest = () => {
+          controller.enqueue(new TextEncoder().encode('"name":"Fern"}'));
+          controller.close();
+        };
+      },
+    });
+    const answer = fetch(new Request('http://x/plants', { method: 'POST', headers: HEADERS, body, duplex: 'half' } as RequestInit));
+    let drained = false;
+    const drain = draining.drain(0, 5_000).then(() => (drained = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(drained).toBe(false);
+    sendRest();
+    // Accepted before the drain began, so it is served, not told to go elsewhere.
+    expect((await answer).status).toBe(200);
+    await drain;
+    expect(drained).toBe(true);
   });
 });

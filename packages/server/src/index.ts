@@ -9,7 +9,7 @@ export { SHUTDOWN_TIMINGS } from './shutdown-timings.ts';
 export { startupLines } from './startup-lines.ts';
 
 export type { LineSink } from './access-log.ts';
-export type { DrainingFetch } from './create-draining-fetch.ts';
+export type { DrainingFetch, DrainingFetchOptions } from './create-draining-fetch.ts';
 export type { BuildOptions, Standalone } from './create-standalone.ts';
 export type { AccessLogEntry } from './format-access-log.ts';
 export type { LogFormat, StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';

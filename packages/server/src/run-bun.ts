@@ -57,11 +57,12 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       () => served.options,
       config,
     );
-    const draining = createDrainingFetch(fetch);
-    const guarded = withRequestDeadline(draining.fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
+    const guarded = withRequestDeadline(fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
+    // The deadline counts the requests in flight already: the drain asks it rather than counting each request again.
+    const draining = createDrainingFetch(guarded, { inFlight: () => guarded.inFlight });
     // Only with several processes: otherwise another process could open the port beside this one.
     const reusePort = config.workers > 1;
-    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => guarded(request) });
+    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
     const url = server.url.origin;
     const records = startupRecords(config, url, served.store);
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
