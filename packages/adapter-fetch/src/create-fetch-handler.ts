@@ -65,7 +65,7 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   // (@whatwg-node's adds Content-Length), so it gets a copy of the shared ones.
   const own = options.Response !== undefined;
   const respondTo = createPlantResponder(coreOptions);
-  const answer = (plantRequest: FetchPlantRequest, response: PlantResponse, context: FetchContext | undefined): Response => {
+  const toResponse = (plantRequest: FetchPlantRequest, response: PlantResponse, context: FetchContext | undefined): Response => {
     if (plantRequest.timedOut) return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
     plantRequest.discardUnread();
     // A Worker cancels what runs after its answer unless told to wait for it.
@@ -79,7 +79,7 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
     return new Promise((resolve, reject) =>
       respondTo(plantRequest, (response) => {
         try {
-          resolve(answer(plantRequest, response, context));
+          resolve(toResponse(plantRequest, response, context));
         } catch (error) {
           reject(error);
         }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantResponder, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';
 import { mountPathOption } from './mount-path-option.ts';
-import { isServerClosing, NodePlantRequest } from './node-plant-request.ts';
+import { isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
 
 /** Options of {@link createNodeHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
 export type NodeHandlerOptions = PlantHandlerOptions & {
@@ -57,7 +57,7 @@ export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
         if (response.unmatched === true && next !== undefined) next();
         else writeResponse(req, res, response);
       } catch (error) {
-        // Only writing to a broken socket can throw.
+        // Writing to a broken socket, or the host's next().
         res.destroy(error as Error);
       }
     });
@@ -75,7 +75,10 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   for (const name in response.headers) headers.push(name, response.headers[name]!);
   headers.push('content-length', String(Buffer.byteLength(body)));
   res.writeHead(response.status, headers);
-  if (req.complete) {
+  // An answer given during the 'request' event (a 401, a 404, /healthz) comes
+  // before Node has seen the end of even a bodiless request: only a body that
+  // may still follow is worth waiting for.
+  if (req.complete || !bodyMayFollow(req)) {
     res.end(body);
     return;
   }
@@ -83,4 +86,10 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   // rest of the body, and end once it is in.
   res.write(body);
   endAfterBody(req, res);
+}
+
+/** Whether a body may follow the head (RFC 9112 §6.3): chunked, or a length above 0. */
+function bodyMayFollow(req: IncomingMessage): boolean {
+  const length = rawHeader(req, 'content-length');
+  return (length !== undefined && length !== '0') || rawHeader(req, 'transfer-encoding') !== undefined;
 }

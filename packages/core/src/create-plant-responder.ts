@@ -25,7 +25,7 @@ export interface ErrorContext {
   readonly requestId?: string;
 }
 
-/** Options of {@link createPlantHandler}. */
+/** Options of `createPlantHandler` and {@link createPlantResponder}. */
 export interface PlantHandlerOptions {
   /** Where plants live, e.g. `createMemoryStore()` from `@plant-store/store-memory`. */
   readonly store: PlantStore;
@@ -124,7 +124,7 @@ const NOT_A_FILE: Route = { name: 'no-such-file', allow: 'GET' };
  * callback: a {@link PlantRequest} in, a {@link PlantResponse} handed to
  * `respond`, at once when everything it needs is at hand (a synchronous
  * verifier, a body already read, the memory store), else when it is. This
- * is {@link createPlantHandler} for adapters that write the answer
+ * is `createPlantHandler` for adapters that write the answer
  * themselves: no promise stands between the request and the answer unless
  * something is waited for. It takes the same options and serves the same
  * routes, in the order of docs/contract.md ("Order of checks"), and it never
@@ -208,21 +208,13 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
     if (credential.kind === 'malformed') return TOKEN_REJECTED;
     const verdict = authenticate(credential.token, request);
     if (typeof verdict === 'boolean') return verdict ? readAndCreate(request, requestId, done) : TOKEN_REJECTED;
-    Promise.resolve(verdict).then(
-      (accepted) => resume(() => (accepted === true ? readAndCreate(request, requestId, done) : TOKEN_REJECTED), request, requestId, done),
-      (error: unknown) => done(internal(error, request, requestId)),
-    );
-    return undefined;
+    return after(verdict, (accepted) => (accepted === true ? readAndCreate(request, requestId, done) : TOKEN_REJECTED), request, requestId, done);
   }
 
   function readAndCreate(request: PlantRequest, requestId: string | undefined, done: Respond): PlantResponse | undefined {
     const body = request.readBody(maxBodyBytes);
     if (!isThenable(body)) return createFromBody(request, body, requestId, done);
-    body.then(
-      (read) => resume(() => createFromBody(request, read, requestId, done), request, requestId, done),
-      (error: unknown) => done(internal(error, request, requestId)),
-    );
-    return undefined;
+    return after(body, (read) => createFromBody(request, read, requestId, done), request, requestId, done);
   }
 
   function createFromBody(request: PlantRequest, body: BodyResult, requestId: string | undefined, done: Respond): PlantResponse | undefined {
@@ -234,12 +226,7 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
     if (!parsed.ok) return report(parsed.error, request, requestId);
     const created = startCreatePlant(store, parsed.value, createOptions);
     if (!isThenable(created)) return createdResponse(created, request, requestId);
-    created.then(
-      (result) => resume(() => createdResponse(result, request, requestId), request, requestId, done),
-      // A store that answers what no store may (no InsertResult) is an internal error, like a throw.
-      (error: unknown) => done(internal(error, request, requestId)),
-    );
-    return undefined;
+    return after(created, (result) => createdResponse(result, request, requestId), request, requestId, done);
   }
 
   function createdResponse(created: Result<Created>, request: PlantRequest, requestId: string | undefined): PlantResponse {
@@ -247,23 +234,36 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
   }
 
-  /** A step taken after a wait: its answer, or the 500 its throw becomes, goes to `done` (unless it waits again). */
-  function resume(step: () => PlantResponse | undefined, request: PlantRequest, requestId: string | undefined, done: Respond): void {
-    let response: PlantResponse | undefined;
-    try {
-      response = step();
-    } catch (error) {
-      response = internal(error, request, requestId);
-    }
-    if (response !== undefined) done(response);
-  }
-
-  function readiness(request: PlantRequest, requestId: string | undefined, done: Respond): undefined {
-    ready!().then(
-      (failure) => done(failure === undefined ? READY : report(failure, request, requestId, NO_STORE)),
+  /**
+   * Goes on with `step` once `waited` settles; its answer, or the 500 that a
+   * throw or rejection becomes (a store resolving to no InsertResult
+   * included), goes to `done`, unless the step waits again. Adopted by a
+   * promise first, so a thenable that settles twice still answers once.
+   */
+  function after<T>(
+    waited: T | PromiseLike<T>,
+    step: (value: T) => PlantResponse | undefined,
+    request: PlantRequest,
+    requestId: string | undefined,
+    done: Respond,
+  ): undefined {
+    Promise.resolve(waited).then(
+      (value) => {
+        let response: PlantResponse | undefined;
+        try {
+          response = step(value);
+        } catch (error) {
+          response = internal(error, request, requestId);
+        }
+        if (response !== undefined) done(response);
+      },
       (error: unknown) => done(internal(error, request, requestId)),
     );
     return undefined;
+  }
+
+  function readiness(request: PlantRequest, requestId: string | undefined, done: Respond): undefined {
+    return after(ready!(), (failure) => (failure === undefined ? READY : report(failure, request, requestId, NO_STORE)), request, requestId, done);
   }
 
   /** The answer on a known route, in the order of checks after routing and preflights. */

@@ -21,15 +21,12 @@ export interface DrainingFetch {
 /** Options of {@link createDrainingFetch}. */
 export interface DrainingFetchOptions {
   /**
-   * How many requests are in flight, when the handler already keeps count
-   * (as {@link withRequestDeadline}'s does): the drain then asks it, every
-   * {@link IDLE_POLL_MS} ms while it waits, instead of counting every request itself.
+   * Resolves once no request is in flight, for a handler that keeps that
+   * count already (as {@link withRequestDeadline}'s does): the drain then
+   * waits on it instead of counting every request a second time.
    */
-  readonly inFlight?: () => number;
+  readonly whenIdle?: () => Promise<void>;
 }
-
-/** How often a drain asks a given `inFlight` whether the requests are done. */
-const IDLE_POLL_MS = 10;
 
 /**
  * Wraps a standalone server's handler so that a stop finishes what is in
@@ -38,7 +35,7 @@ const IDLE_POLL_MS = 10;
  * cut off mid-way.
  */
 export function createDrainingFetch(handler: FetchHandler, options: DrainingFetchOptions = {}): DrainingFetch {
-  const counted = options.inFlight;
+  const { whenIdle } = options;
   let inFlight = 0;
   let draining = false;
   let onIdle = () => {};
@@ -56,7 +53,7 @@ export function createDrainingFetch(handler: FetchHandler, options: DrainingFetc
       },
     );
   };
-  const serving = counted === undefined ? pass : handler;
+  const serving = whenIdle === undefined ? pass : handler;
   return {
     fetch(request, context) {
       if (!draining) return serving(request, context);
@@ -71,15 +68,12 @@ export function createDrainingFetch(handler: FetchHandler, options: DrainingFetc
       // The grace lets clients about to send on a kept-alive connection hear
       // 503 rather than meet a connection cut under them.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs));
-      const idle = new Promise<void>((resolve) => {
-        if (counted === undefined) {
+      const idle =
+        whenIdle?.() ??
+        new Promise<void>((resolve) => {
           onIdle = resolve;
           if (inFlight === 0) resolve();
-          return;
-        }
-        const poll = () => (counted() === 0 ? resolve() : setTimeout(poll, IDLE_POLL_MS).unref?.());
-        poll();
-      });
+        });
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
       return Promise.race([Promise.all([grace, idle]).then(() => {}), deadline]);
     },
@@ -105,10 +99,10 @@ function drainingContext(context: FetchContext | undefined): FetchContext {
   return { draining: true, ...(deadline === undefined ? {} : { deadline }), ...(waitUntil === undefined ? {} : { waitUntil }) };
 }
 
-/** A handler under {@link withRequestDeadline}, which counts what it has in flight. */
+/** A handler under {@link withRequestDeadline}, which knows what it has in flight. */
 export type DeadlineFetch = FetchHandler & {
-  /** Requests not yet answered, and unread bodies still being dropped after their answer. */
-  readonly inFlight: number;
+  /** Resolves once every request is answered and every unread body it was dropping is dropped. */
+  whenIdle(): Promise<void>;
 };
 
 /** Options of {@link withRequestDeadline}. */
@@ -174,17 +168,13 @@ class PendingRequest implements FetchContext, RequestDeadline {
  */
 export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): DeadlineFetch {
   const { timeoutMs = 30_000, checkEveryMs = 500 } = options;
+  // Every request from its call until its answer, and its unread body's drop, are done.
   const pending = new Set<PendingRequest>();
-  // Requests answered or still to be, and bodies still being dropped: a passed deadline leaves `pending`, not this.
-  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
   let timer: ReturnType<typeof setInterval> | undefined;
   const check = () => {
     const now = performance.now();
-    for (const entry of pending) {
-      if (entry.expires > now) continue;
-      pending.delete(entry);
-      entry.pass();
-    }
+    for (const entry of pending) if (!entry.passed && entry.expires <= now) entry.pass();
     if (pending.size === 0) {
       clearInterval(timer);
       timer = undefined;
@@ -192,14 +182,23 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
   };
   const done = (entry: PendingRequest) => {
     pending.delete(entry);
-    inFlight--;
+    if (pending.size > 0 || idleWaiters.length === 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
   };
   const guarded = (request: Request, context?: FetchContext) => {
     const entry = new PendingRequest(performance.now() + timeoutMs, context);
     pending.add(entry);
-    inFlight++;
     timer ??= setInterval(check, checkEveryMs);
-    return handler(request, entry).then(
+    let answered: Promise<Response>;
+    try {
+      answered = handler(request, entry);
+    } catch (error) {
+      done(entry);
+      throw error;
+    }
+    return answered.then(
       (response) => {
         const discarding = entry.discarding;
         if (discarding === undefined) {
@@ -217,7 +216,8 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
       },
     );
   };
-  return Object.defineProperty(guarded, 'inFlight', { get: () => inFlight }) as DeadlineFetch;
+  const whenIdle = () => (pending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+  return Object.assign(guarded, { whenIdle });
 }
 
 function closes(connection: string | null): boolean {

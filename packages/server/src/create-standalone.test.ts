@@ -7,11 +7,11 @@ import { createStandalone } from './create-standalone.ts';
 const build = () => ({ store: createMemoryStore(), authenticate: staticTokens(['t']) });
 const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
-/** The Bun and Deno launchers' stack, in process: access log, drain, request deadline. */
+/** The Bun launcher's stack, in process: access log, request deadline, drain. */
 function launcherStack(env: Record<string, string>, lines: string[], timeoutMs = 30_000) {
   const { config, fetch } = createStandalone({ PLANT_STORE_TOKENS: 't', ...env }, (line) => lines.push(line), build);
   const guarded = withRequestDeadline(fetch, { timeoutMs, checkEveryMs: 20 });
-  const draining = createDrainingFetch(guarded, { inFlight: () => guarded.inFlight });
+  const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
   return { config, draining, fetch: draining.fetch };
 }
 
@@ -65,7 +65,7 @@ describe('createStandalone', () => {
     ]);
   });
 
-  it('drains only once the requests in flight are answered, as the request deadline counts them', async () => {
+  it('drains only once the requests in flight are answered, as the request deadline knows them', async () => {
     const { fetch, draining } = launcherStack({}, []);
     let sendRest!: () => void;
     const body = new ReadableStream<Uint8Array>({
@@ -87,5 +87,28 @@ describe('createStandalone', () => {
     expect((await answer).status).toBe(200);
     await drain;
     expect(drained).toBe(true);
+  });
+
+  it('while draining, holds an answer that leaves a body unread until the body is dropped, since the connection closes after it', async () => {
+    const { fetch, draining } = launcherStack({}, []);
+    void draining.drain(0, 5_000);
+    let sendRest!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"id":1,'));
+        sendRest = () => controller.close();
+      },
+    });
+    let answered = false;
+    // Answered 503 without reading the body, which is then dropped.
+    const answer = fetch(new Request('http://x/plants', { method: 'POST', body, duplex: 'half' } as RequestInit)).then((response) => {
+      answered = true;
+      return response;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    sendRest();
+    const response = await answer;
+    expect([response.status, response.headers.get('connection')]).toEqual([503, 'close']);
   });
 });

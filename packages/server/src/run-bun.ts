@@ -58,8 +58,8 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       config,
     );
     const guarded = withRequestDeadline(fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
-    // The deadline counts the requests in flight already: the drain asks it rather than counting each request again.
-    const draining = createDrainingFetch(guarded, { inFlight: () => guarded.inFlight });
+    // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.
+    const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
     // Only with several processes: otherwise another process could open the port beside this one.
     const reusePort = config.workers > 1;
     const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
