@@ -191,85 +191,92 @@ describe.concurrent('Bun standalone server against slow and idle clients', () =>
   });
 });
 
+/** The status of `GET /openapi.json` on a fresh connection, or 0 when none came within `timeoutMs`. */
+async function documentStatus(baseUrl: string, timeoutMs: number): Promise<number> {
+  const result = await rawExchange(baseUrl, ['GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], timeoutMs);
+  return parseResponses(result.received)[0]?.status ?? 0;
+}
+
+interface Flood {
+  readonly label: string;
+  readonly target: ReturnType<typeof runtime>;
+  readonly env: Record<string, string>;
+  /** Connections opened at once, past the 256 descriptors each process has. */
+  readonly connections: number;
+  /** Wait before the flood (processes still starting). */
+  readonly settleMs: number;
+  /** Whether the server serves again; asked every `pollMs` for at most `withinMs`. */
+  readonly serving: (baseUrl: string) => Promise<boolean>;
+  readonly pollMs: number;
+  readonly withinMs: number;
+}
+
+/**
+ * Starts the production command under a 256-descriptor limit, opens more
+ * connections than that, and checks that the server survives the flood and,
+ * once the connections are freed, serves again.
+ */
+async function expectServingAfterFlood({ label, target, env, connections, settleMs, serving, pollMs, withinMs }: Flood): Promise<void> {
+  const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
+  // prlimit's limit applies to the children (PLANT_STORE_WORKERS) too.
+  const server = await spawnListening(label, 'prlimit', ['--nofile=256:256', target.binary, ...target.production], env, data);
+  const { port } = new URL(server.baseUrl);
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const sockets = Array.from({ length: connections }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(server.child.exitCode).toBeNull();
+    for (const socket of sockets) socket.destroy();
+    // Accepting again takes a moment after the descriptors are freed.
+    let recovered = false;
+    for (let waited = 0; waited < withinMs && !recovered; waited += pollMs) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      recovered = await serving(server.baseUrl);
+    }
+    expect(recovered).toBe(true);
+    expect(server.child.exitCode).toBeNull();
+    expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await server.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
 // workerd's case is in hardening-workerd.test.ts.
 describe.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
   it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
-    const target = runtime(name);
-    const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
-    // The same production command, under a 256-descriptor limit so that a few hundred connections exhaust it.
-    const server = await spawnListening(
-      `${name} (256 descriptors)`,
-      'prlimit',
-      ['--nofile=256:256', target.binary, ...target.production],
-      { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
-      data,
-    );
-    const { port } = new URL(server.baseUrl);
-    const sockets = Array.from({ length: 400 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      expect(server.child.exitCode).toBeNull();
-      for (const socket of sockets) socket.destroy();
-      // Accepting again takes a moment after the descriptors are freed.
-      let status = 0;
-      for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        const result = await rawExchange(server.baseUrl, ['GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
-        status = parseResponses(result.received)[0]?.status ?? 0;
-      }
-      expect(status).toBe(200);
-      expect(server.child.exitCode).toBeNull();
-      expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await server.close();
-      rmSync(data, { recursive: true, force: true });
-    }
+    await expectServingAfterFlood({
+      label: `${name} (256 descriptors)`,
+      target: runtime(name),
+      env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
+      connections: 400,
+      settleMs: 0,
+      serving: async (baseUrl) => (await documentStatus(baseUrl, 2_000)) === 200,
+      pollMs: 250,
+      withinMs: 5_000,
+    });
   });
 });
 
 describe.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when descriptors run out', (name) => {
   it('every process accepts again once the descriptors are freed', { timeout: 45_000 }, async () => {
-    const target = withWorkers(runtime(name));
-    const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-'));
-    // Each process under a 256-descriptor limit (prlimit's applies to the children too).
-    const server = await spawnListening(
-      `${name} (2 processes, 256 descriptors each)`,
-      'prlimit',
-      ['--nofile=256:256', target.binary, ...target.production],
-      { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_WORKERS: '2' },
-      data,
-    );
-    const { port } = new URL(server.baseUrl);
-    // Enough for the second process to be up before the flood.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const sockets = Array.from({ length: 800 }, () => connect(Number(port), '127.0.0.1').on('error', () => {}));
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      expect(server.child.exitCode).toBeNull();
-      for (const socket of sockets) socket.destroy();
+    await expectServingAfterFlood({
+      label: `${name} (2 processes, 256 descriptors each)`,
+      target: withWorkers(runtime(name)),
+      env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_WORKERS: '2' },
+      connections: 800,
+      // Enough for the second process to be up before the flood.
+      settleMs: 1_000,
       // Twenty fresh connections answered in a row: with a process that no longer accepts,
       // the kernel would hand it about half of them. On Deno a stopped listener is noticed
       // after 15 s without a connection.
-      const answered = async () => {
-        for (let i = 0; i < 20; i++) {
-          const result = await rawExchange(server.baseUrl, ['GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 1_000);
-          if (parseResponses(result.received)[0]?.status !== 200) return false;
-        }
+      serving: async (baseUrl) => {
+        for (let i = 0; i < 20; i++) if ((await documentStatus(baseUrl, 1_000)) !== 200) return false;
         return true;
-      };
-      let recovered = false;
-      for (let waited = 0; waited < 30_000 && !recovered; waited += 500) {
-        recovered = await answered();
-        if (!recovered) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      expect(recovered).toBe(true);
-      expect(server.child.exitCode).toBeNull();
-      expect(server.output()).not.toMatch(/Too many open files[\s\S]*(panicked|Uncaught)/);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await server.close();
-      rmSync(data, { recursive: true, force: true });
-    }
+      },
+      pollMs: 500,
+      withinMs: 30_000,
+    });
   });
 });
