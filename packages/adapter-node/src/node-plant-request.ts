@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyResult, PlantRequest } from '@plant-store/core';
+import type { BodyReading, BodyResult, PlantRequest } from '@plant-store/core';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
@@ -43,7 +43,7 @@ export class NodePlantRequest implements PlantRequest {
     return rawHeader(this.#req, name);
   }
 
-  readBody(maxBytes: number): BodyResult | Promise<BodyResult> {
+  readBody(maxBytes: number): BodyResult | BodyReading {
     const req = this.#req;
     const declared = rawHeader(req, 'content-length');
     if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
@@ -86,44 +86,67 @@ function isName(key: string, name: string): boolean {
   return true;
 }
 
-/** Reads the body as it arrives, keeping nothing past `maxBytes`. */
-function readStreaming(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
-    let size = 0;
-    // Settled once: resolving a settled promise again is not free (V8 reports it to the runtime).
-    let settled = false;
-    const settle = (result: BodyResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        // Keep nothing more: the rest is read and dropped, so the client can
-        // finish sending and read its 413 instead of meeting a reset.
-        req.off('data', onData);
-        first = chunks = undefined;
-        req.resume();
-        settle(TOO_LARGE);
-        return;
-      }
-      if (first === undefined) first = chunk;
-      else (chunks ??= [first]).push(chunk);
-    };
-    // The listeners stay once the body is in: the request is done with, and
-    // its 'close' settles nothing.
-    req.on('data', onData);
-    req.on('end', () => settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
-    // Node emits 'error' on an aborted request only to a listener; 'close' always comes.
-    const onAbort = () => settle(ABORTED);
-    req.on('error', onAbort);
-    req.on('close', onAbort);
-    // A host may have paused the stream; listening alone would then wait forever.
-    req.resume();
-  });
+/**
+ * Reads the body as it arrives, keeping nothing past `maxBytes`. The reading
+ * calls back from the stream's own 'end' (or 'close') listener, as a
+ * hand-written `data`/`end` server would go on, not a microtask turn later
+ * as a promise would.
+ */
+function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
+  const reading = new StreamedBody();
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      // Keep nothing more: the rest is read and dropped, so the client can
+      // finish sending and read its 413 instead of meeting a reset.
+      req.off('data', onData);
+      first = chunks = undefined;
+      req.resume();
+      reading.settle(TOO_LARGE);
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  // The listeners stay once the body is in: the request is done with, and
+  // its 'close' settles nothing.
+  req.on('data', onData);
+  req.on('end', () => reading.settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
+  // Node emits 'error' on an aborted request only to a listener; 'close' always comes.
+  const onAbort = () => reading.settle(ABORTED);
+  req.on('error', onAbort);
+  req.on('close', onAbort);
+  // A host may have paused the stream; listening alone would then wait forever.
+  req.resume();
+  return reading;
+}
+
+/**
+ * A body being read, as a {@link BodyReading}: settled once (later results
+ * are ignored); each `then` is called back once, at once when it is settled.
+ */
+class StreamedBody implements BodyReading {
+  private result: BodyResult | undefined = undefined;
+  private waiting: ((body: BodyResult) => void) | undefined = undefined;
+  private more: ((body: BodyResult) => void)[] | undefined = undefined;
+
+  then(onRead: (body: BodyResult) => void): void {
+    if (this.result !== undefined) onRead(this.result);
+    else if (this.waiting === undefined) this.waiting = onRead;
+    else (this.more ??= []).push(onRead);
+  }
+
+  settle(result: BodyResult): void {
+    if (this.result !== undefined) return;
+    this.result = result;
+    const { waiting, more } = this;
+    this.waiting = this.more = undefined;
+    waiting?.(result);
+    if (more !== undefined) for (const onRead of more) onRead(result);
+  }
 }
 
 const EMPTY = new Uint8Array(0);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invalidCreate, validCreate } from '@plant-store/testing';
 import { createPlantResponder, type PlantHandlerOptions } from './create-plant-responder.ts';
-import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+import type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { Plant } from './schemas.ts';
 import { staticTokens } from './static-tokens.ts';
@@ -129,6 +129,67 @@ describe('createPlantResponder', () => {
       expect(response.status).toBe(500);
       expect(JSON.parse(response.body)).toStrictEqual({ error: 1500, message: 'internal error' });
       expect(errors).toHaveLength(1);
+    }
+  });
+  it('waits on any thenable as on a promise: answers once, at once when it calls back at once, and 500 (1500) when its then throws', async () => {
+    const body = encoder.encode('{"id":1,"name":"Fern"}');
+    const read: BodyResult = { ok: true, bytes: body };
+    const readings: Record<string, () => BodyReading> = {
+      'calls back inside then': () => ({ then: (onRead) => onRead(read) }),
+      'calls back later, twice, then fails': () => ({
+        then: (onRead, onFailed) =>
+          setTimeout(() => {
+            onRead(read);
+            onRead({ ok: false, reason: 'aborted' });
+            onFailed(new Error('late'));
+          }, 0),
+      }),
+      'throws in then': () => ({
+        then: () => {
+          throw new Error('broken reader');
+        },
+      }),
+      'throws after calling back': () => ({
+        then: (onRead) => {
+          onRead(read);
+          throw new Error('after the fact');
+        },
+      }),
+    };
+    const seen: Record<string, { atOnce: number; answers: number[]; errors: number }> = {};
+    for (const [name, reading] of Object.entries(readings)) {
+      const errors: unknown[] = [];
+      const respondTo = createPlantResponder({ store: mapStore(false), authenticate: staticTokens([TOKEN]), onError: (error) => errors.push(error) });
+      const plain: PlantRequest = {
+        method: 'POST',
+        url: '/plants',
+        header: (header) => ({ authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' })[header],
+        readBody: reading,
+      };
+      const { atOnce, answers } = await answersTo(respondTo, plain);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen[name] = { atOnce, answers: answers.map((answer) => answer.status), errors: errors.length };
+    }
+    expect(seen).toStrictEqual({
+      'calls back inside then': { atOnce: 1, answers: [200], errors: 0 },
+      'calls back later, twice, then fails': { atOnce: 0, answers: [200], errors: 0 },
+      'throws in then': { atOnce: 1, answers: [500], errors: 1 },
+      'throws after calling back': { atOnce: 1, answers: [200], errors: 0 },
+    });
+  });
+
+  it('lets in only a verifier answer of true: anything else it returns or resolves to is 401 (1101)', async () => {
+    const verdicts: unknown[] = ['yes', 1, undefined, null, {}, Promise.resolve('true'), { then: (accept: (value: unknown) => void) => accept(1) }];
+    for (const verdict of verdicts) {
+      const respondTo = createPlantResponder({ store: mapStore(false), authenticate: () => verdict as boolean, onError: () => {} });
+      const given: Call = {
+        method: 'POST',
+        url: '/plants',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: '{"id":1,"name":"Fern"}',
+      };
+      const { answers } = await answersTo(respondTo, request(given, false));
+      expect(answers.map((answer) => [answer.status, JSON.parse(answer.body).error])).toStrictEqual([[401, 1101]]);
     }
   });
 });

@@ -7,7 +7,7 @@ import { createDocsResponses } from './docs-responses.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { Failure, Result } from './failure.ts';
 import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
-import { isThenable } from './is-thenable.ts';
+import { isThenable, type Thenable } from './is-thenable.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { logError } from './log-error.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
@@ -207,7 +207,8 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
     if (credential.kind === 'missing') return UNAUTHENTICATED;
     if (credential.kind === 'malformed') return TOKEN_REJECTED;
     const verdict = authenticate(credential.token, request);
-    if (typeof verdict === 'boolean') return verdict ? readAndCreate(request, requestId, done) : TOKEN_REJECTED;
+    // Only `true` lets a request in, whatever else a verifier returns or resolves to.
+    if (!isThenable(verdict)) return verdict === true ? readAndCreate(request, requestId, done) : TOKEN_REJECTED;
     return after(verdict, (accepted) => (accepted === true ? readAndCreate(request, requestId, done) : TOKEN_REJECTED), request, requestId, done);
   }
 
@@ -237,18 +238,29 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
   /**
    * Goes on with `step` once `waited` settles; its answer, or the 500 that a
    * throw or rejection becomes (a store resolving to no InsertResult
-   * included), goes to `done`, unless the step waits again. Adopted by a
-   * promise first, so a thenable that settles twice still answers once.
+   * included), goes to `done`, unless the step waits again. `waited` is asked
+   * directly rather than adopted by a promise, so a body reading that calls
+   * back as the body arrives (the Node adapter's) costs no microtask turn;
+   * whatever it calls back after the first time, or throws, is ignored, so
+   * the request is answered once.
    */
   function after<T>(
-    waited: T | PromiseLike<T>,
+    waited: Thenable<T>,
     step: (value: T) => PlantResponse | undefined,
     request: PlantRequest,
     requestId: string | undefined,
     done: Respond,
   ): undefined {
-    Promise.resolve(waited).then(
-      (value) => {
+    let heard = false;
+    const onError = (error: unknown) => {
+      if (heard) return;
+      heard = true;
+      done(internal(error, request, requestId));
+    };
+    try {
+      waited.then((value) => {
+        if (heard) return;
+        heard = true;
         let response: PlantResponse | undefined;
         try {
           response = step(value);
@@ -256,9 +268,10 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
           response = internal(error, request, requestId);
         }
         if (response !== undefined) done(response);
-      },
-      (error: unknown) => done(internal(error, request, requestId)),
-    );
+      }, onError);
+    } catch (error) {
+      onError(error);
+    }
     return undefined;
   }
 

@@ -2,6 +2,17 @@
 export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
 
 /**
+ * A body still arriving, as the core waits for it: `then` calls `onRead`
+ * with the result, or `onFailed` with an error, once. Every
+ * `Promise<BodyResult>` is one; an adapter may hand a lighter object that
+ * calls back as soon as the body is in, without waiting for a turn of the
+ * microtask queue (as the Node adapter does). Awaitable like a promise.
+ */
+export interface BodyReading {
+  then(onRead: (body: BodyResult) => void, onFailed: (error: unknown) => void): unknown;
+}
+
+/**
  * A request as plain data: what an adapter hands the core. Adapters build one
  * per request from their runtime's own request type, without copying the body.
  */
@@ -31,9 +42,10 @@ export interface PlantRequest {
    * Reads the whole body, but never more than `maxBytes` of it: past the limit
    * it stops reading and answers `too-large`. Called at most once, and never
    * for a request that failed authentication. May answer at once (a body
-   * already in memory), which saves the request a turn of the event loop.
+   * already in memory), which saves the request a turn of the event loop;
+   * else a promise or another {@link BodyReading}.
    */
-  readBody(maxBytes: number): BodyResult | Promise<BodyResult>;
+  readBody(maxBytes: number): BodyResult | BodyReading;
 }
 
 /** An answer as plain data, for an adapter to write out unchanged. */

@@ -26,7 +26,7 @@ export type { ErrorContext, PlantHandlerOptions, PlantResponder, Respond } from 
 export type { ProtocolErrorKind } from './error-response.ts';
 export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';
-export type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+export type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 export type { DocumentedRoutes, OpenApiDocument } from './openapi-document.ts';
 export type { InsertResult, PlantStore } from './plant-store.ts';
 export type { ErrorBody, NewPlant, Plant } from './schemas.ts';

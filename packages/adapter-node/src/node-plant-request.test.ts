@@ -1,0 +1,58 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BodyResult } from '@plant-store/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NodePlantRequest } from './node-plant-request.ts';
+
+type Seen = { readonly atEnd: BodyResult | undefined; readonly awaited: readonly BodyResult[] };
+
+describe('NodePlantRequest.readBody', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** Serves one read of each request's body with `maxBytes`, and resolves with what the reading gave, and when. */
+  async function readOnce(maxBytes: number, send: (url: string) => Promise<unknown>): Promise<Seen> {
+    let seen!: (value: Seen) => void;
+    const result = new Promise<Seen>((resolve) => (seen = resolve));
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const reading = new NodePlantRequest(req, res).readBody(maxBytes);
+      let delivered: BodyResult | undefined;
+      if ('then' in reading)
+        reading.then(
+          (body) => (delivered = body),
+          () => {},
+        );
+      // Registered after the reading's own listener, so it runs right after it, in the same event.
+      req.once('end', () => {
+        const atEnd = delivered;
+        // Awaited afterwards, and twice: the same result each time.
+        void (async () => {
+          const awaited = [await reading, await reading];
+          res.end('done');
+          seen({ atEnd, awaited });
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}/plants`);
+    return result;
+  }
+
+  it("hands a streamed body over in the stream's own 'end', with no turn of the microtask queue in between", async () => {
+    const body = '{"id":1,"name":"Fern"}';
+    const seen = await readOnce(1024, (url) => fetch(url, { method: 'POST', body }));
+    expect(seen.atEnd).toStrictEqual({ ok: true, bytes: Buffer.from(body) });
+    expect(seen.awaited).toStrictEqual([seen.atEnd, seen.atEnd]);
+  });
+
+  it('settles a body past the limit once, as too-large, and the rest of it arriving changes nothing', async () => {
+    const seen = await readOnce(4, (url) =>
+      fetch(url, { method: 'POST', body: new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(64)), c.close()) }), duplex: 'half' } as RequestInit),
+    );
+    expect(seen.atEnd).toStrictEqual({ ok: false, reason: 'too-large' });
+    expect(seen.awaited).toStrictEqual([seen.atEnd, seen.atEnd]);
+  });
+});
