@@ -1,4 +1,4 @@
-import type { BodyResult, PlantRequest } from '@plant-store/core';
+import { PendingBody, type BodyReading, type BodyResult, type PlantRequest } from '@plant-store/core';
 import type { RequestDeadline } from './request-deadline.ts';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
@@ -56,14 +56,14 @@ export class FetchPlantRequest implements PlantRequest {
     return this.headers.get(name) ?? undefined;
   }
 
-  readBody(maxBytes: number): Promise<BodyResult> {
+  readBody(maxBytes: number): BodyResult | BodyReading {
     const request = this.request;
     const declared = this.headers.get('content-length');
-    if (declared !== null && Number(declared) > maxBytes) return Promise.resolve(TOO_LARGE);
+    if (declared !== null && Number(declared) > maxBytes) return TOO_LARGE;
     const deadline = this.deadline;
     if (deadline?.passed === true) {
       this.cut = true;
-      return Promise.resolve(ABORTED);
+      return ABORTED;
     }
     this.read = true;
     if (declared === null) return this.readChunked(maxBytes);
@@ -73,25 +73,32 @@ export class FetchPlantRequest implements PlantRequest {
     // `bytes()` where the runtime has it, else `arrayBuffer()` and a view.
     const taking = (request as BodyReader).bytes;
     const whole: Promise<Uint8Array> = typeof taking === 'function' ? taking.call(request) : request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-    if (deadline === undefined) return whole.then(received, aborted);
-    return new Promise<BodyResult>((resolve) => {
-      // The runtime keeps reading into the abandoned buffer until the
-      // connection closes, which the 408's `Connection: close` does.
-      deadline.watch(() => {
-        this.cut = true;
-        resolve(ABORTED);
-      });
+    // Settled in the body's own promise reaction: the core goes on there, with no further turn.
+    const reading = new PendingBody();
+    if (deadline === undefined) {
       whole.then(
-        (bytes) => {
-          deadline.watch(undefined);
-          resolve(received(bytes));
-        },
-        () => {
-          deadline.watch(undefined);
-          resolve(ABORTED);
-        },
+        (bytes) => reading.settle({ ok: true, bytes }),
+        () => reading.settle(ABORTED),
       );
+      return reading;
+    }
+    // The runtime keeps reading into the abandoned buffer until the
+    // connection closes, which the 408's `Connection: close` does.
+    deadline.watch(() => {
+      this.cut = true;
+      reading.settle(ABORTED);
     });
+    whole.then(
+      (bytes) => {
+        deadline.watch(undefined);
+        reading.settle({ ok: true, bytes });
+      },
+      () => {
+        deadline.watch(undefined);
+        reading.settle(ABORTED);
+      },
+    );
+    return reading;
   }
 
   /** A body of no declared length (chunked), read chunk by chunk up to the limit. */
@@ -159,14 +166,6 @@ export class FetchPlantRequest implements PlantRequest {
   get discarding(): Promise<void> | undefined {
     return this.dropping;
   }
-}
-
-function received(bytes: Uint8Array): BodyResult {
-  return { ok: true, bytes };
-}
-
-function aborted(): BodyResult {
-  return ABORTED;
 }
 
 async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: RequestDeadline | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyReading, BodyResult, PlantRequest } from '@plant-store/core';
+import { PendingBody, type BodyReading, type BodyResult, type PlantRequest } from '@plant-store/core';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
@@ -93,7 +93,7 @@ function isName(key: string, name: string): boolean {
  * as a promise would.
  */
 function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
-  const reading = new StreamedBody();
+  const reading = new PendingBody();
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
   let size = 0;
@@ -122,31 +122,6 @@ function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
   // A host may have paused the stream; listening alone would then wait forever.
   req.resume();
   return reading;
-}
-
-/**
- * A body being read, as a {@link BodyReading}: settled once (later results
- * are ignored); each `then` is called back once, at once when it is settled.
- */
-class StreamedBody implements BodyReading {
-  private result: BodyResult | undefined = undefined;
-  private waiting: ((body: BodyResult) => void) | undefined = undefined;
-  private more: ((body: BodyResult) => void)[] | undefined = undefined;
-
-  then(onRead: (body: BodyResult) => void): void {
-    if (this.result !== undefined) onRead(this.result);
-    else if (this.waiting === undefined) this.waiting = onRead;
-    else (this.more ??= []).push(onRead);
-  }
-
-  settle(result: BodyResult): void {
-    if (this.result !== undefined) return;
-    this.result = result;
-    const { waiting, more } = this;
-    this.waiting = this.more = undefined;
-    waiting?.(result);
-    if (more !== undefined) for (const onRead of more) onRead(result);
-  }
 }
 
 const EMPTY = new Uint8Array(0);

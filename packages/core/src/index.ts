@@ -12,6 +12,7 @@ export { logError } from './log-error.ts';
 export { createOpenApiDocument } from './openapi-document.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { parseNewPlant } from './parse-new-plant.ts';
+export { PendingBody } from './pending-body.ts';
 export { isRequestId, MAX_REQUEST_ID_LENGTH } from './request-id.ts';
 export { StoreTimeoutError } from './with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
