@@ -75,26 +75,19 @@ export class FetchPlantRequest implements PlantRequest {
     const whole: Promise<Uint8Array> = typeof taking === 'function' ? taking.call(request) : request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
     // Settled in the body's own promise reaction: the core goes on there, with no further turn.
     const reading = new PendingBody();
-    if (deadline === undefined) {
-      whole.then(
-        (bytes) => reading.settle({ ok: true, bytes }),
-        () => reading.settle(ABORTED),
-      );
-      return reading;
-    }
     // The runtime keeps reading into the abandoned buffer until the
     // connection closes, which the 408's `Connection: close` does.
-    deadline.watch(() => {
+    deadline?.watch(() => {
       this.cut = true;
       reading.settle(ABORTED);
     });
     whole.then(
       (bytes) => {
-        deadline.watch(undefined);
+        deadline?.watch(undefined);
         reading.settle({ ok: true, bytes });
       },
       () => {
-        deadline.watch(undefined);
+        deadline?.watch(undefined);
         reading.settle(ABORTED);
       },
     );

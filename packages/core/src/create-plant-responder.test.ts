@@ -141,7 +141,7 @@ describe('createPlantResponder', () => {
           setTimeout(() => {
             onRead(read);
             onRead({ ok: false, reason: 'aborted' });
-            onFailed(new Error('late'));
+            onFailed?.(new Error('late'));
           }, 0),
       }),
       'throws in then': () => ({
@@ -176,6 +176,26 @@ describe('createPlantResponder', () => {
       'throws in then': { atOnce: 1, answers: [500], errors: 1 },
       'throws after calling back': { atOnce: 1, answers: [200], errors: 0 },
     });
+  });
+
+  it('reports a respond that throws after a wait to onError, rather than into the callback that ended the wait', async () => {
+    for (const waits of [true, false]) {
+      const errors: unknown[] = [];
+      const respondTo = createPlantResponder({ ...options(waits), onError: (error) => errors.push(error) });
+      const body = waits ? (Promise.resolve({ ok: true, bytes: encoder.encode('{"id":1,"name":"Fern"}') }) as Promise<BodyResult>) : undefined;
+      const reading: BodyReading = body ?? { then: (onRead) => setTimeout(() => onRead({ ok: true, bytes: encoder.encode('{"id":1,"name":"Fern"}') }), 0) };
+      const plain: PlantRequest = {
+        method: 'POST',
+        url: '/plants',
+        header: (header) => ({ authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' })[header],
+        readBody: () => reading,
+      };
+      respondTo(plain, () => {
+        throw new Error('the adapter failed to write');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(errors.map((error) => (error as Error).message)).toStrictEqual(['the adapter failed to write']);
+    }
   });
 
   it('lets in only a verifier answer of true: anything else it returns or resolves to is 401 (1101)', async () => {

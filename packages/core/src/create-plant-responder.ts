@@ -7,6 +7,7 @@ import { createDocsResponses } from './docs-responses.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { Failure, Result } from './failure.ts';
 import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+import type { PendingBody } from './pending-body.ts';
 import { isThenable, type Thenable } from './is-thenable.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { logError } from './log-error.ts';
@@ -240,9 +241,9 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
    * throw or rejection becomes (a store resolving to no InsertResult
    * included), goes to `done`, unless the step waits again. `waited` is asked
    * directly rather than adopted by a promise, so a body reading that calls
-   * back as the body arrives (the Node adapter's) costs no microtask turn;
-   * whatever it calls back after the first time, or throws, is ignored, so
-   * the request is answered once.
+   * back as the body arrives (the adapters' {@link PendingBody}) costs no
+   * microtask turn; whatever it calls back after the first time, or throws
+   * after calling back, is ignored, so the request is answered once.
    */
   function after<T>(
     waited: Thenable<T>,
@@ -255,7 +256,7 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
     const onError = (error: unknown) => {
       if (heard) return;
       heard = true;
-      done(internal(error, request, requestId));
+      deliver(done, internal(error, request, requestId), request, requestId);
     };
     try {
       waited.then((value) => {
@@ -267,12 +268,25 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
         } catch (error) {
           response = internal(error, request, requestId);
         }
-        if (response !== undefined) done(response);
+        if (response !== undefined) deliver(done, response, request, requestId);
       }, onError);
     } catch (error) {
       onError(error);
     }
     return undefined;
+  }
+
+  /**
+   * Hands a waited answer to `done`, which must not throw; if it does, the
+   * error goes to `onError` rather than into the runtime callback that ended
+   * the wait (Node's 'end' listener, say), where it would crash the process.
+   */
+  function deliver(done: Respond, response: PlantResponse, request: PlantRequest, requestId: string | undefined): void {
+    try {
+      done(response);
+    } catch (error) {
+      safely(() => onError(error, context(request, 'internal', requestId)));
+    }
   }
 
   function readiness(request: PlantRequest, requestId: string | undefined, done: Respond): undefined {

@@ -1,16 +1,18 @@
+import type { Thenable } from './is-thenable.ts';
+import type { PendingBody } from './pending-body.ts';
+
 /** What reading a request body produced: the bytes, or why there are none. */
 export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
 
 /**
  * A body still arriving, as the core waits for it: `then` calls `onRead`
- * with the result, or `onFailed` with an error, once. Every
- * `Promise<BodyResult>` is one; an adapter may hand a lighter object that
- * calls back as soon as the body is in, without waiting for a turn of the
- * microtask queue (as the Node adapter does). Awaitable like a promise.
+ * once with the result itself (never a promise of it), or `onFailed` with an
+ * error. Every `Promise<BodyResult>` is one; an adapter may hand a lighter
+ * one, such as a {@link PendingBody}, that calls back as soon as the body is
+ * in rather than a microtask turn later. It can be awaited, but it need not
+ * be a promise: it may have no `catch`, and its `then` may return nothing.
  */
-export interface BodyReading {
-  then(onRead: (body: BodyResult) => void, onFailed: (error: unknown) => void): unknown;
-}
+export interface BodyReading extends Thenable<BodyResult> {}
 
 /**
  * A request as plain data: what an adapter hands the core. Adapters build one
@@ -43,7 +45,7 @@ export interface PlantRequest {
    * it stops reading and answers `too-large`. Called at most once, and never
    * for a request that failed authentication. May answer at once (a body
    * already in memory), which saves the request a turn of the event loop;
-   * else a promise or another {@link BodyReading}.
+   * else a {@link BodyReading}: a promise, or a lighter thenable to be awaited.
    */
   readBody(maxBytes: number): BodyResult | BodyReading;
 }

@@ -3,7 +3,7 @@
  * (a store's own thenable, an adapter's body reading).
  */
 export interface Thenable<T> {
-  then(onValue: (value: T) => void, onError: (error: unknown) => void): unknown;
+  then(onValue: (value: T) => void, onError?: (error: unknown) => void): unknown;
 }
 
 /**

@@ -32,6 +32,35 @@ describe('PendingBody', () => {
     );
   });
 
+  it('calls back a then registered from inside a callback at once, and ignores a settle from inside one', () => {
+    const reading = new PendingBody();
+    const heard: string[] = [];
+    reading.then((body) => {
+      heard.push(`first ${body.ok}`);
+      reading.settle({ ok: false, reason: 'aborted' });
+      reading.then((again) => heard.push(`nested ${again.ok}`));
+    });
+    reading.then((body) => heard.push(`second ${body.ok}`));
+    reading.settle({ ok: true, bytes: new Uint8Array(1) });
+    expect(heard).toStrictEqual(['first true', 'nested true', 'second true']);
+  });
+
+  it('calls every callback even when one throws, and throws the first error once all are called', () => {
+    const reading = new PendingBody();
+    const heard: number[] = [];
+    reading.then(() => {
+      heard.push(1);
+      throw new Error('first');
+    });
+    reading.then(() => {
+      heard.push(2);
+      throw new Error('second');
+    });
+    reading.then(() => heard.push(3));
+    expect(() => reading.settle({ ok: false, reason: 'too-large' })).toThrow('first');
+    expect(heard).toStrictEqual([1, 2, 3]);
+  });
+
   it('is awaitable like a promise of its result', async () => {
     const reading = new PendingBody();
     const awaited = (async () => await reading)();

@@ -23,13 +23,28 @@ export class PendingBody implements BodyReading {
     else (this.more ??= []).push(onRead);
   }
 
-  /** Hands `result` to every `then`, now and later; the first call wins. */
+  /**
+   * Hands `result` to every `then`, now and later; the first call wins. A
+   * callback that throws does not keep the others from theirs; the first
+   * such error is thrown once all have been called.
+   */
   settle(result: BodyResult): void {
     if (this.result !== undefined) return;
     this.result = result;
     const { waiting, more } = this;
     this.waiting = this.more = undefined;
-    waiting?.(result);
-    if (more !== undefined) for (const onRead of more) onRead(result);
+    if (more === undefined) {
+      waiting?.(result);
+      return;
+    }
+    let failed: { error: unknown } | undefined;
+    for (const onRead of [waiting!, ...more]) {
+      try {
+        onRead(result);
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+    if (failed !== undefined) throw failed.error;
   }
 }
