@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,13 @@ describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s he
     // Bun closes at once; Deno only once the client stops sending (6 s here), and never cuts it itself.
     expect(result.closed).toBe(true);
     if (name === 'Bun') expect(result.elapsedMs).toBeLessThan(4_000);
+    // The body that came in whole after its 408 (on Deno) stored nothing: the id is still free.
+    const again = await fetch(`${server.baseUrl}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":7002,"name":"another"}',
+    });
+    expect({ status: again.status, body: await again.text() }).toEqual({ status: 200, body: '{"name":"another"}' });
   });
 
   it('answers a chunked body that stops with 408 (1402)', async () => {
@@ -280,3 +288,44 @@ describe.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when de
     });
   });
 });
+
+describe('Deno standalone under load', () => {
+  it('does not take a busy accept loop for a stopped one: the listener is not reopened during 8 s of keep-alive load', { timeout: 30_000 }, async () => {
+    const server = await spawnServer(runtime('Deno'), 'working', { PLANT_STORE_DATABASE_URL: 'memory:' });
+    try {
+      const answered = await keepAliveLoad(server.baseUrl, 64, 8_000);
+      expect(answered).toBeGreaterThan(1_000);
+      expect(server.output()).not.toContain('stopped accepting');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** `connections` kept-alive connections creating plants back to back for `durationMs`; resolves with the number of 200s. */
+async function keepAliveLoad(baseUrl: string, connections: number, durationMs: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const until = Date.now() + durationMs;
+  let created = 0;
+  const create = (id: number) =>
+    new Promise<number>((resolve, reject) => {
+      const body = `{"id":${id},"name":"Fern"}`;
+      const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json', 'content-length': String(body.length) };
+      request(`${baseUrl}/plants`, { method: 'POST', agent, headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+        .on('error', reject)
+        .end(body);
+    });
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async (_, connection) => {
+        for (let id = connection * 10_000_000; Date.now() < until; id++) if ((await create(id)) === 200) created++;
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return created;
+}

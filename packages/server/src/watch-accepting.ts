@@ -2,8 +2,10 @@ import { connect, Server, type Socket } from 'node:net';
 
 /** How often the listener is checked. */
 const CHECK_EVERY_MS = 1_000;
-/** How long a check connection may wait to be accepted before the listener is opened again. */
+/** How long a check connection may wait, with nothing accepted meanwhile, before the listener is opened again. */
 const STALLED_AFTER_MS = 2_000;
+/** A tick this late means the event loop was blocked, and accepted nothing for that reason alone. */
+const BLOCKED_AFTER_MS = 1_000;
 
 /**
  * Keeps a `node:net` server accepting on runtimes whose accept loop can stop
@@ -12,41 +14,48 @@ const STALLED_AFTER_MS = 2_000;
  * listening socket stays open and connections pile up unanswered in the
  * backlog. Node's own loop recovers by itself; there this is not needed.
  *
- * Every second it connects to the server once; when such a connection has
- * not been accepted within two seconds, the listener is closed and opened
- * again on the same address (connections already accepted live on). A check
- * that cannot even connect (no descriptor free in this process either) is
- * tried again at the next tick.
+ * Every second it opens a check connection to the server; when the listener
+ * has accepted nothing at all (neither that connection nor a client's) for
+ * two seconds after it was opened, the listener is closed and opened again
+ * on the same address (connections already accepted live on). Any accepted
+ * connection counts, rather than the check's own: under load Deno may accept
+ * the check before the connecting side knows its own port, and a check that
+ * was taken would look lost. A check that cannot even connect (no descriptor
+ * free in this process either) is tried again at the next tick.
  *
  * @param onRestart Told each time the listener is opened again.
  * @returns A function that stops watching; call it before closing the server.
  */
 export function watchAccepting(server: Server, host: string, port: number, onRestart: () => void): () => void {
-  let check: { socket: Socket; since: number } | undefined;
-  const onConnection = (socket: Socket) => {
-    if (check !== undefined && socket.remotePort === check.socket.localPort && socket.remoteAddress === check.socket.localAddress) {
-      socket.destroy();
-      check.socket.destroy();
-      check = undefined;
-    }
+  let accepted = 0;
+  let check: { socket: Socket; since: number; accepted: number } | undefined;
+  let lastTick = performance.now();
+  const onConnection = () => {
+    accepted++;
   };
   server.on('connection', onConnection);
   const tick = () => {
+    const now = performance.now();
+    const blocked = now - lastTick > CHECK_EVERY_MS + BLOCKED_AFTER_MS;
+    lastTick = now;
     if (check !== undefined) {
-      if (performance.now() - check.since < STALLED_AFTER_MS) return;
+      const stalled = check.accepted === accepted && !blocked;
+      if (stalled && now - check.since < STALLED_AFTER_MS) return;
       check.socket.destroy();
       check = undefined;
-      onRestart();
-      // Not http.Server#close, which would also cut idle keep-alive connections.
-      Server.prototype.close.call(server);
-      server.listen(port, host);
-      return;
+      if (stalled) {
+        onRestart();
+        // Not http.Server#close, which would also cut idle keep-alive connections.
+        Server.prototype.close.call(server);
+        server.listen(port, host);
+        return;
+      }
     }
     const socket = connect(port, host);
     socket.on('error', () => {
       if (check?.socket === socket) check = undefined;
     });
-    check = { socket, since: performance.now() };
+    check = { socket, since: now, accepted };
   };
   const timer = setInterval(tick, CHECK_EVERY_MS);
   timer.unref();
