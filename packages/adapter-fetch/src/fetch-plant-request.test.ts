@@ -44,13 +44,18 @@ function upload(): { request: Request; send(): void } {
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** A create under a hand-passed deadline, handled by a fresh handler over a fresh store, its body not yet sent. */
+function startCreate() {
+  const store = createMemoryStore();
+  const handle = createFetchHandler({ store, authenticate: staticTokens([TOKEN]) });
+  const { request, send } = upload();
+  const deadline = new HandDeadline();
+  return { store, deadline, send, answering: handle(request, { deadline }) };
+}
+
 describe('FetchPlantRequest under a request deadline, body of declared length', () => {
   it('answers a body still arriving when the deadline passes with 408 (1402), and stores nothing when it arrives after', async () => {
-    const store = createMemoryStore();
-    const handle = createFetchHandler({ store, authenticate: staticTokens([TOKEN]) });
-    const { request, send } = upload();
-    const deadline = new HandDeadline();
-    const answering = handle(request, { deadline });
+    const { store, deadline, send, answering } = startCreate();
     await turn();
     deadline.pass();
     const response = await answering;
@@ -65,11 +70,7 @@ describe('FetchPlantRequest under a request deadline, body of declared length', 
   });
 
   it('creates a plant whose body is in before the deadline, and the deadline passing after changes nothing', async () => {
-    const store = createMemoryStore();
-    const handle = createFetchHandler({ store, authenticate: staticTokens([TOKEN]) });
-    const { request, send } = upload();
-    const deadline = new HandDeadline();
-    const answering = handle(request, { deadline });
+    const { store, deadline, send, answering } = startCreate();
     send();
     const response = await answering;
     deadline.pass();
