@@ -1,4 +1,4 @@
-import { connect, Server, type Socket } from 'node:net';
+import { connect, Server, type ListenOptions, type Socket } from 'node:net';
 
 /** How often the listener is checked. */
 const CHECK_EVERY_MS = 1_000;
@@ -6,6 +6,28 @@ const CHECK_EVERY_MS = 1_000;
 const STALLED_AFTER_MS = 2_000;
 /** A tick this late means the event loop was blocked, and accepted nothing for that reason alone. */
 const BLOCKED_AFTER_MS = 1_000;
+
+/**
+ * For a check run every `everyMs`: a function telling, at each tick, whether
+ * the event loop was blocked since the last one (the tick came more than
+ * {@link BLOCKED_AFTER_MS} late), so that a listener that accepted nothing
+ * meanwhile is not blamed for it.
+ */
+export function blockedSinceLastTick(everyMs: number): (now: number) => boolean {
+  let lastTick = performance.now();
+  return (now) => {
+    const blocked = now - lastTick > everyMs + BLOCKED_AFTER_MS;
+    lastTick = now;
+    return blocked;
+  };
+}
+
+/** Closes `server`'s listener and opens it again with `options`; connections already accepted live on. */
+export function reopenListener(server: Server, options: ListenOptions): void {
+  // Not http.Server#close, which would also cut idle keep-alive connections.
+  Server.prototype.close.call(server);
+  server.listen(options);
+}
 
 /**
  * Keeps a `node:net` server accepting on runtimes whose accept loop can stop
@@ -29,15 +51,14 @@ const BLOCKED_AFTER_MS = 1_000;
 export function watchAccepting(server: Server, host: string, port: number, onRestart: () => void): () => void {
   let accepted = 0;
   let check: { socket: Socket; since: number; accepted: number } | undefined;
-  let lastTick = performance.now();
+  const wasBlocked = blockedSinceLastTick(CHECK_EVERY_MS);
   const onConnection = () => {
     accepted++;
   };
   server.on('connection', onConnection);
   const tick = () => {
     const now = performance.now();
-    const blocked = now - lastTick > CHECK_EVERY_MS + BLOCKED_AFTER_MS;
-    lastTick = now;
+    const blocked = wasBlocked(now);
     if (check !== undefined) {
       const stalled = check.accepted === accepted && !blocked;
       if (stalled && now - check.since < STALLED_AFTER_MS) return;
@@ -45,9 +66,7 @@ export function watchAccepting(server: Server, host: string, port: number, onRes
       check = undefined;
       if (stalled) {
         onRestart();
-        // Not http.Server#close, which would also cut idle keep-alive connections.
-        Server.prototype.close.call(server);
-        server.listen(port, host);
+        reopenListener(server, { port, host });
         return;
       }
     }

@@ -1,4 +1,5 @@
-import { connect, Server, type ListenOptions, type Socket } from 'node:net';
+import { connect, type ListenOptions, type Server, type Socket } from 'node:net';
+import { blockedSinceLastTick, reopenListener } from './watch-accepting.ts';
 
 /** How often this process opens a check connection to the port. */
 const CHECK_EVERY_MS = 500;
@@ -6,8 +7,6 @@ const CHECK_EVERY_MS = 500;
 const STALLED_AFTER_MS = 15_000;
 /** Check connections this process must have opened meanwhile: fewer, and the silence proves nothing. */
 const CHECKS_NEEDED = 20;
-/** A tick this late means the event loop was blocked, and accepted nothing for that reason alone. */
-const BLOCKED_AFTER_MS = 1_000;
 
 /**
  * {@link watchAccepting} for a listener that shares its port with other
@@ -31,7 +30,7 @@ const BLOCKED_AFTER_MS = 1_000;
 export function watchSharedAccepting(server: Server, host: string, port: number, onRestart: () => void): () => void {
   let quietSince = performance.now();
   let checks = 0;
-  let lastTick = quietSince;
+  const wasBlocked = blockedSinceLastTick(CHECK_EVERY_MS);
   const onConnection = () => {
     quietSince = performance.now();
     checks = 0;
@@ -40,14 +39,11 @@ export function watchSharedAccepting(server: Server, host: string, port: number,
   let check: Socket | undefined;
   const tick = () => {
     const now = performance.now();
-    if (now - lastTick > CHECK_EVERY_MS + BLOCKED_AFTER_MS) onConnection();
-    lastTick = now;
+    if (wasBlocked(now)) onConnection();
     if (now - quietSince >= STALLED_AFTER_MS && checks >= CHECKS_NEEDED) {
       onConnection();
       onRestart();
-      // Not http.Server#close, which would also cut idle keep-alive connections.
-      Server.prototype.close.call(server);
-      server.listen({ port, host, reusePort: true } as ListenOptions);
+      reopenListener(server, { port, host, reusePort: true } as ListenOptions);
     }
     // One left waiting (a listener whose backlog is full answers no handshake) is given up.
     check?.destroy();
