@@ -21,6 +21,17 @@ import { cpus, totalmem } from 'node:os';
  * @property {number} [storeRatio] req/s over the same server on the memory store (median of rounds)
  * @property {[number, number]} [storeRatioRange] the lowest and highest of those per-round ratios
  */
+/**
+ * One contender's line in the in-process table: medians over rounds.
+ * @typedef {object} InProcessRow
+ * @property {string} runtime
+ * @property {string} name
+ * @property {boolean} baseline whether it is a hand-written baseline
+ * @property {number} ns nanoseconds per create
+ * @property {[number, number]} nsRange the lowest and highest per-round cost
+ * @property {number | undefined} ratio the baseline's cost over this one's (median of per-round ratios); undefined for a baseline
+ * @property {[number, number] | undefined} ratioRange the lowest and highest per-round ratio
+ */
 /** @typedef {{ name: string, opsPerSecond: number, meanNs: number }} MicroResult what bench/micro.mjs prints, per case */
 /** @typedef {{ plants: number, addedBytesPerPlant: number, stringBytesPerPlant: number, totalBytesPerPlant: number }} MemoryResult what bench/memory.mjs prints */
 /**
@@ -32,6 +43,7 @@ import { cpus, totalmem } from 'node:os';
  * @property {number} duration seconds
  * @property {number} connections
  * @property {number} minutes
+ * @property {InProcessRow[]} inProcess
  * @property {MicroResult[]} micro
  * @property {MemoryResult} memory
  */
@@ -70,7 +82,7 @@ function chart(rows) {
 }
 
 /** @param {ReportInput} input */
-export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, micro, memory }) {
+export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, inProcess, micro, memory }) {
   const table = [
     '| Runtime | Contender | req/s | × baseline | × baseline, range | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -95,6 +107,14 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
         ),
     ]),
   ];
+  const inProcessTable = [
+    '| Runtime | Contender | ns per create | range | × baseline | × baseline, range |',
+    '|---|---|---:|---:|---:|---:|',
+    ...inProcess.map(
+      (row) =>
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.ns).toLocaleString('en-US')} | ${Math.round(row.nsRange[0]).toLocaleString('en-US')}–${Math.round(row.nsRange[1]).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} |`,
+    ),
+  ];
   const microTable = [
     '| Case | ns per call | calls/s |',
     '|---|---:|---:|',
@@ -116,7 +136,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     `- Every contender does the same work: bearer token check, media type, JSON body, field validation, insert-if-absent (in memory unless the row names a store), JSON answer. Each first passes a behaviour check (401, 400, 200, replay 200, 409) or is left out.`,
     "- The baselines ([`bench/servers/baseline-logic.mjs`](bench/servers/baseline-logic.mjs), with [`baseline-node.mjs`](bench/servers/baseline-node.mjs) and [`baseline-fetch.mjs`](bench/servers/baseline-fetch.mjs)) do that work the cheapest honest way: the token by `startsWith`, a length check and a constant-time XOR loop over its characters (no hashing, as Plant Store), the body by `data`/`end` or `request.text()` with the 1 MiB limit, `JSON.parse` and plain checks, a `Map`, and the `x-request-id` every standalone answer carries (the request's own when sane, else `crypto.randomUUID()`).",
     `- Load: wrk, ${connections} connections, 2 threads, valid creates with unique ids (\`bench/create.lua\`: a per-thread counter), against 127.0.0.1. The server is pinned to core 0 and wrk to core 1 (\`taskset\`).`,
-    `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved (every contender once per round, in the same order). Medians over rounds.`,
+    `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved: every contender once per round, in the listed order in odd rounds and the reverse in even ones, so that a drift of the machine within a round favours no contender. Medians over rounds.`,
     '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge; both answer with the bridge\'s own `Response`, which it writes without a stream). "p99 × baseline" likewise for p99 latency.',
     '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
     '- Deno: the standalone server runs `node:http` (Deno\'s own), for the headers, request and keep-alive timeouts `Deno.serve` lacks; its ratio is taken against the lean `Deno.serve` baseline like every Deno row, and the lean `node:http` server on Deno is shown beside it. "Plant Store adapter-fetch on Deno.serve" is the library as a Deno program embedding it serves it ([`bench/servers/plant-store-deno-serve.mjs`](bench/servers/plant-store-deno-serve.mjs)).',
@@ -139,6 +159,12 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
           ...storeTable,
           '',
         ]),
+    '## Cost per create in one process (no sockets, no wrk)',
+    '',
+    `What each contender's own code costs per valid create, apart from the kernel's network path and wrk's share of the machine, which take most of each request's time in the table above and blur it on a small machine ([\`bench/in-process.mjs\`](bench/in-process.mjs)). On Node, requests go through Node's own HTTP server (its parser, \`IncomingMessage\`, \`ServerResponse\`) as raw bytes on in-memory sockets, 50 connections with one request in flight each; on Bun and Deno, the Fetch handler is called with the runtime's own \`Request\`s, built beforehand with the Content-Length a server's requests carry. Each measurement is a fresh process pinned to core 0: 60,000 creates of warm-up, then the fastest of 10 batches of 20,000 (other work on the machine only adds time, in bursts longer than a batch). ${rounds} rounds, interleaved as above; "× baseline" is the median over rounds of the baseline's cost over the contender's in the same round (higher is faster, as above). Plant Store runs with request ids, as the baselines; "standalone serve()" adds what the standalone Node server has (its timeouts, \`/healthz\`, \`/readyz\`, the docs page, the drain check).`,
+    '',
+    ...inProcessTable,
+    '',
     '## Core, without HTTP (tinybench, Node 20)',
     '',
     ...microTable,

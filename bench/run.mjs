@@ -114,6 +114,92 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   ...sqliteRows('Plant Store standalone (node:http on Deno)', 'Deno', [deno, ...denoStandaloneRun, denoStandalone]),
 ]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
 
+/**
+ * A contender of the in-process table (bench/in-process.mjs): its runtime, the
+ * command that runs the script, the contender's name there, and the one its
+ * ratios are taken against.
+ * @typedef {{ runtime: string, name: string, command: [string, ...string[]], key: string, against?: string }} InProcessContender
+ */
+/** @type {(runtime: string, command: [string, ...string[]], rows: [name: string, key: string, against?: string][]) => InProcessContender[]} */
+const inProcessRows = (runtime, command, rows) =>
+  rows.map(([name, key, against]) => ({ runtime, name, command, key, ...(against === undefined ? {} : { against }) }));
+const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
+  ['node:http hand-written (baseline)', 'node-baseline'],
+  ['Plant Store adapter-node', 'node-plant-store', 'node-baseline'],
+  ['Plant Store standalone serve()', 'node-plant-store-standalone', 'node-baseline'],
+  ['plain fetch handler on @whatwg-node/server', 'node-whatwg-baseline'],
+  ['Plant Store adapter-fetch on @whatwg-node/server', 'node-whatwg-plant-store', 'node-whatwg-baseline'],
+]);
+const FETCH_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
+  ['Fetch handler hand-written (baseline)', 'fetch-baseline'],
+  ['Plant Store adapter-fetch', 'fetch-plant-store', 'fetch-baseline'],
+]);
+const inProcessScript = join(here, 'in-process.mjs');
+/** Every contender of the in-process table. */
+export const IN_PROCESS = [
+  ...inProcessRows('Node 20', [node20, inProcessScript], NODE_IN_PROCESS),
+  ...inProcessRows('Node 24', [node24, inProcessScript], NODE_IN_PROCESS),
+  ...inProcessRows('Bun', [bun, inProcessScript], FETCH_IN_PROCESS),
+  ...inProcessRows('Deno', [deno, ...denoRun, inProcessScript], FETCH_IN_PROCESS),
+].filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
+
+/**
+ * Nanoseconds per create of one in-process contender, in a process of its own on core 0.
+ * @param {InProcessContender} contender
+ * @returns {number}
+ */
+function measureInProcess(contender) {
+  const [binary, ...args] = contender.command;
+  const output = execFileSync('taskset', ['-c', '0', binary, ...args, contender.key], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PLANT_STORE_TOKENS: TOKEN, DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' },
+  });
+  const json = /\{"nsPerRequest":[^}]*\}/.exec(output)?.[0];
+  if (json === undefined) throw new Error(`${contender.runtime} ${contender.key}: ${output}`);
+  return JSON.parse(json).nsPerRequest;
+}
+
+/**
+ * The in-process table: every contender once per round, interleaved, each
+ * round's cost compared with its baseline's in the same round.
+ * @returns {import('./report.mjs').InProcessRow[]}
+ */
+function inProcessTable() {
+  /** @type {Map<InProcessContender, number>[]} */
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    /** @type {Map<InProcessContender, number>} */
+    const results = new Map();
+    for (const contender of roundOrder(IN_PROCESS, round)) {
+      const ns = measureInProcess(contender);
+      results.set(contender, ns);
+      console.log(`in process, round ${round + 1}/${ROUNDS} ${contender.runtime} · ${contender.name}: ${ns.toFixed(0)} ns per create`);
+    }
+    rounds.push(results);
+  }
+  return IN_PROCESS.map((contender) => {
+    const baseline = IN_PROCESS.find((other) => other.runtime === contender.runtime && other.key === contender.against);
+    const of = (/** @type {InProcessContender} */ which, /** @type {Map<InProcessContender, number>} */ results) => {
+      const ns = results.get(which);
+      if (ns === undefined) throw new Error(`no in-process measurement of ${which.runtime} ${which.key}`);
+      return ns;
+    };
+    const costs = rounds.map((results) => of(contender, results));
+    // As in the wrk table, higher is faster: the baseline's cost over the contender's.
+    const ratios = baseline === undefined ? [] : rounds.map((results) => of(baseline, results) / of(contender, results));
+    return {
+      runtime: contender.runtime,
+      name: contender.name,
+      baseline: contender.against === undefined,
+      ns: median(costs),
+      nsRange: /** @type {[number, number]} */ ([Math.min(...costs), Math.max(...costs)]),
+      ratio: ratios.length ? median(ratios) : undefined,
+      ratioRange: ratios.length ? /** @type {[number, number]} */ ([Math.min(...ratios), Math.max(...ratios)]) : undefined,
+    };
+  });
+}
+
 function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
   console.log('wrk is missing: installing the Debian package');
@@ -240,6 +326,16 @@ const measured = (results, /** @type {Contender} */ contender) => {
   if (result === undefined) throw new Error(`no measurement of ${label(contender)}`);
   return result;
 };
+/**
+ * The order of a round: as listed in even rounds, reversed in odd ones, so
+ * that a drift of the machine over a round (it warms, its page cache fills)
+ * favours no contender over the one measured beside it.
+ * @template T
+ * @param {T[]} contenders
+ * @param {number} round
+ * @returns {T[]}
+ */
+const roundOrder = (contenders, round) => (round % 2 === 0 ? contenders : [...contenders].reverse());
 /** Whether two contenders start the same program. @param {Contender} a @param {Contender} b */
 const sameCommand = (a, b) => a.command.join(' ') === b.command.join(' ');
 /** Its first line, trimmed. @param {string} text */
@@ -291,7 +387,7 @@ async function main() {
   for (let round = 0; round < ROUNDS; round++) {
     /** @type {Map<Contender, Measurement>} */
     const results = new Map();
-    for (const contender of eligible) {
+    for (const contender of roundOrder(eligible, round)) {
       const result = await measure(contender, round);
       results.set(contender, result);
       console.log(`round ${round + 1}/${ROUNDS} ${label(contender)}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
@@ -343,6 +439,7 @@ async function main() {
     Deno: firstLine(execFileSync(deno, ['--version'], { encoding: 'utf8' })),
     wrk: firstLine(spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout),
   };
+  const inProcess = inProcessTable();
   const minutes = (Date.now() - started) / 60_000;
   const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
   const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
@@ -354,6 +451,7 @@ async function main() {
     duration: DURATION_S,
     connections: CONNECTIONS,
     minutes,
+    inProcess,
     micro,
     memory,
   });

@@ -1,0 +1,208 @@
+// Cost per valid create in one process, with no sockets and no load generator:
+// what a contender's own code costs, apart from the kernel's network path and
+// wrk's share of the cores, which dominate and blur the wrk table on a small
+// machine. Run by `pnpm bench` (bench/run.mjs), one process per contender and
+// round; by hand: `<runtime> bench/in-process.mjs <contender>`, which prints
+// `{"nsPerRequest": …}`.
+//
+// - `node-*` contenders are `node:http` request listeners. Requests reach them
+//   through Node's own HTTP server (llhttp, IncomingMessage, ServerResponse),
+//   fed as raw bytes on in-memory sockets, 50 connections with one request
+//   in flight each; the answers' bytes are checked for 200 and dropped.
+// - `fetch-*` contenders are Fetch handlers, called with `Request`s built
+//   beforehand (with the Content-Length a server's requests carry); each
+//   answer's status is checked.
+import { createServer } from 'node:http';
+import { Duplex } from 'node:stream';
+import { createFetchHandler } from '@plant-store/adapter-fetch';
+import { staticTokens } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { leanFetchHandler } from './servers/baseline-fetch.mjs';
+import { token } from './servers/baseline-logic.mjs';
+import { leanNodeListener } from './servers/baseline-node-listener.mjs';
+
+/** @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Listener */
+/** @typedef {(request: Request) => Promise<Response>} Handler */
+
+const WARMUP_REQUESTS = 60_000;
+const BATCH_REQUESTS = 20_000;
+const BATCHES = 10;
+const CONNECTIONS = 50;
+
+const handlerOptions = () => ({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true });
+
+/** The contenders on Node's HTTP server: each resolves to a listening server. */
+const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:http').Server>>} */ ({
+  'node-baseline': () => listening(createServer(leanNodeListener())),
+  'node-plant-store': async () => {
+    const { createNodeHandler } = await import('@plant-store/adapter-node');
+    return listening(createServer(createNodeHandler(handlerOptions())));
+  },
+  // The standalone server's serve(), with the handler options every standalone server has.
+  'node-plant-store-standalone': async () => {
+    const [{ serve }, { docsPage }] = await Promise.all([import('@plant-store/server'), import('@plant-store/docs-page')]);
+    return (await serve({ ...handlerOptions(), health: true, docs: docsPage, host: '127.0.0.1', port: 0, accessLog: false })).server;
+  },
+  'node-whatwg-baseline': async () => {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    return listening(createServer(createServerAdapter(leanFetchHandler(Response))));
+  },
+  'node-whatwg-plant-store': async () => {
+    const { createNodeServerAdapter } = await import('@plant-store/adapter-fetch/node');
+    return listening(createServer(createNodeServerAdapter(handlerOptions())));
+  },
+});
+
+/** The Fetch handlers, on the runtime's own `Request` and `Response`. */
+const FETCH_CONTENDERS = /** @type {Record<string, () => Handler>} */ ({
+  'fetch-baseline': () => leanFetchHandler(),
+  'fetch-plant-store': () => createFetchHandler(handlerOptions()),
+});
+
+/**
+ * Listening on a free loopback port, though nothing connects: a closed server's
+ * requests are answered as draining.
+ * @param {import('node:http').Server} server
+ * @returns {Promise<import('node:http').Server>}
+ */
+const listening = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+
+let nextId = 1_000_000_000 + Math.floor(Math.random() * 1_000_000) * 1_000_000;
+/** A valid create's body, with an id not used before. */
+const body = () => `{"id":${nextId++},"name":"Monstera","tag":"tropical"}`;
+
+/**
+ * An in-memory socket: reads what `feed` pushes, and counts the answers Node
+ * writes to it (each starts with its status line).
+ */
+class MemorySocket extends Duplex {
+  remoteAddress = '127.0.0.1';
+  remotePort = 40_000;
+  localAddress = '127.0.0.1';
+  localPort = 8080;
+  /** @param {() => void} onAnswer */
+  constructor(onAnswer) {
+    super();
+    this.onAnswer = onAnswer;
+  }
+  /** @override */
+  _read() {}
+  /** @override @param {Buffer} chunk @param {BufferEncoding} _encoding @param {() => void} callback */
+  _write(chunk, _encoding, callback) {
+    this.seen(chunk);
+    callback();
+  }
+  /** @override @param {{ chunk: Buffer | string }[]} chunks @param {() => void} callback */
+  _writev(chunks, callback) {
+    for (const { chunk } of chunks) this.seen(chunk);
+    callback();
+  }
+  /** @param {Buffer | string} chunk */
+  seen(chunk) {
+    const start = typeof chunk === 'string' ? chunk.slice(0, 12) : chunk.toString('latin1', 0, 12);
+    if (!start.startsWith('HTTP/1.1 ')) return;
+    if (start !== 'HTTP/1.1 200') throw new Error(`not a 200: ${chunk.toString()}`);
+    this.onAnswer();
+  }
+  // What Node's server asks of a socket; timeouts play no part here.
+  setTimeout() {
+    return this;
+  }
+  setNoDelay() {
+    return this;
+  }
+  setKeepAlive() {
+    return this;
+  }
+}
+
+/**
+ * Sends `count` creates through `server` on {@link CONNECTIONS} connections, one in flight on each.
+ * @param {import('node:http').Server} server
+ * @param {number} count
+ * @returns {Promise<number>} nanoseconds per request
+ */
+function nodeBatch(server, count) {
+  const head = `POST /plants HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: `;
+  const requests = Array.from({ length: count }, () => {
+    const json = body();
+    return Buffer.from(`${head}${json.length}\r\n\r\n${json}`, 'latin1');
+  });
+  return new Promise((resolve) => {
+    let sent = 0;
+    let answered = 0;
+    /** @type {MemorySocket[]} */
+    const sockets = [];
+    const started = process.hrtime.bigint();
+    /** @param {MemorySocket} socket */
+    const send = (socket) => socket.push(requests[sent++]);
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const socket = new MemorySocket(() => {
+        if (++answered === count) {
+          resolve(Number(process.hrtime.bigint() - started) / count);
+          for (const each of sockets) each.destroy();
+        } else if (sent < count) {
+          // Not from inside the server's write: the next request arrives as a new read would.
+          queueMicrotask(() => send(socket));
+        }
+      });
+      sockets.push(socket);
+      server.emit('connection', socket);
+      send(socket);
+    }
+  });
+}
+
+/**
+ * Calls `handler` with `count` creates, one at a time.
+ * @param {Handler} handler
+ * @param {number} count
+ * @returns {Promise<number>} nanoseconds per request
+ */
+async function fetchBatch(handler, count) {
+  const requests = Array.from({ length: count }, () => {
+    const json = body();
+    return new Request('http://127.0.0.1:8080/plants', {
+      method: 'POST',
+      headers: { host: '127.0.0.1:8080', 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': String(json.length) },
+      body: json,
+    });
+  });
+  const started = process.hrtime.bigint();
+  for (const request of requests) {
+    const response = await handler(request);
+    if (response.status !== 200) throw new Error(`not a 200: ${response.status} ${await response.text()}`);
+  }
+  return Number(process.hrtime.bigint() - started) / count;
+}
+
+/**
+ * Measures one contender in this process: a warm-up, then the fastest of
+ * {@link BATCHES} batches. Other work on the machine only ever adds time, in
+ * bursts longer than a batch: the fastest batch is the one it touched least.
+ * @param {string} name
+ * @returns {Promise<number>} nanoseconds per request
+ */
+async function measureInProcess(name) {
+  const nodeContender = NODE_CONTENDERS[name];
+  const fetchContender = FETCH_CONTENDERS[name];
+  /** @type {(count: number) => Promise<number>} */
+  let batch;
+  if (nodeContender !== undefined) {
+    const server = await nodeContender();
+    batch = (count) => nodeBatch(server, count);
+  } else if (fetchContender !== undefined) {
+    const handler = fetchContender();
+    batch = (count) => fetchBatch(handler, count);
+  } else {
+    throw new Error(`no in-process contender ${name}; one of ${[...Object.keys(NODE_CONTENDERS), ...Object.keys(FETCH_CONTENDERS)].join(', ')}`);
+  }
+  await batch(WARMUP_REQUESTS);
+  const batches = [];
+  for (let i = 0; i < BATCHES; i++) batches.push(await batch(BATCH_REQUESTS));
+  return Math.min(...batches);
+}
+
+console.log(JSON.stringify({ nsPerRequest: await measureInProcess(process.argv[2] ?? '') }));
+// The servers and the store's timers are not worth closing one by one.
+process.exit(0);
