@@ -327,9 +327,10 @@ const measured = (results, /** @type {Contender} */ contender) => {
   return result;
 };
 /**
- * The order of a round: as listed in even rounds, reversed in odd ones, so
- * that a drift of the machine over a round (it warms, its page cache fills)
- * favours no contender over the one measured beside it.
+ * The order of a round: as listed in the first, third, … round (`round` 0,
+ * 2, …), reversed in the others, so that a drift of the machine over a round
+ * (it warms, its page cache fills) favours no contender over the one measured
+ * beside it.
  * @template T
  * @param {T[]} contenders
  * @param {number} round
