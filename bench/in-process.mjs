@@ -21,7 +21,6 @@ import { leanFetchHandler } from './servers/baseline-fetch.mjs';
 import { token } from './servers/baseline-logic.mjs';
 import { leanNodeListener } from './servers/baseline-node-listener.mjs';
 
-/** @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Listener */
 /** @typedef {(request: Request) => Promise<Response>} Handler */
 
 const WARMUP_REQUESTS = 60_000;
@@ -67,13 +66,15 @@ const FETCH_CONTENDERS = /** @type {Record<string, () => Handler>} */ ({
  */
 const listening = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 
-let nextId = 1_000_000_000 + Math.floor(Math.random() * 1_000_000) * 1_000_000;
+// Past 2^31, as wrk's ids are, so that no engine keeps them as small integers.
+let nextId = 10_000_000_000;
 /** A valid create's body, with an id not used before. */
 const body = () => `{"id":${nextId++},"name":"Monstera","tag":"tropical"}`;
 
 /**
- * An in-memory socket: reads what `feed` pushes, and counts the answers Node
- * writes to it (each starts with its status line).
+ * An in-memory socket: Node's server reads the requests pushed into it, and
+ * the socket counts the answers Node writes to it (each starts with its
+ * status line).
  */
 class MemorySocket extends Duplex {
   remoteAddress = '127.0.0.1';
