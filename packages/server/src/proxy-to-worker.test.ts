@@ -97,6 +97,31 @@ describe('proxyToWorker', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  it('sends a request again on a new connection when a kept-alive one closes as it is taken, a body declared too large included', async () => {
+    // A stand-in that, like workerd after some answers, closes a kept-alive connection as the next
+    // request arrives on it; it refuses a declared length over the limit from the headers, as the Worker does.
+    const taken = new WeakMap<object, number>();
+    const closing = createServer((req, res) => {
+      const count = (taken.get(req.socket) ?? 0) + 1;
+      taken.set(req.socket, count);
+      if (count > 1) return req.socket.destroy();
+      if (Number(req.headers['content-length']) > MAX) return res.writeHead(413, { 'content-length': 3 }).end('big');
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-length': 2 }).end('ok'));
+    });
+    const retrying = proxyToWorker({ host: '127.0.0.1', port: await listen(closing) }, () => {}, MAX);
+    const server = createServer(retrying.handler);
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    const send = async (request: string) => parseResponses((await rawExchange(url, [request], 3_000)).received)[0]?.status;
+    const create = 'POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
+    // Each request after the first finds the previous one's kept-alive connection, which the stand-in closes under it.
+    expect(await send(create)).toBe(200);
+    expect(await send(create)).toBe(200);
+    expect(await send(`POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: ${MAX + 1}\r\nConnection: close\r\n\r\n`)).toBe(413);
+    retrying.close();
+    await Promise.all([server, closing].map((each) => new Promise((resolve) => each.close(resolve))));
+  });
+
   it('turns every target into origin-form', () => {
     expect(originForm('/plants?a=1')).toBe('/plants?a=1');
     expect(originForm('http://example.com/plants?a=1')).toBe('/plants?a=1');

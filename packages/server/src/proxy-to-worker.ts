@@ -117,8 +117,9 @@ export function proxyToWorker(
         // A kept-alive connection workerd closed as it was taken (it closes one after
         // answering a request whose body it did not read): the request never reached the
         // Worker, and is sent again on another. Creates are idempotent per id, so even a
-        // request that did arrive is safe to send twice.
-        if (forwarded.reusedSocket && body !== undefined && attempt < MAX_RETRIES && !res.destroyed) return forward(body, attempt + 1);
+        // request that did arrive is safe to send twice; one refused from its declared
+        // length carries no body and stores nothing, so it is sent again alike.
+        if (forwarded.reusedSocket && attempt < MAX_RETRIES && !res.destroyed) return forward(body, attempt + 1);
         send(req, res, WORKER_UNAVAILABLE);
       });
       current = forwarded;
