@@ -70,6 +70,14 @@ const sqliteRows = (name, runtime, command) => [
   { name: `${name} + SQLite, 2 processes on 2 cores`, runtime, command, store: 'sqlite', env: { PLANT_STORE_WORKERS: '2' }, cpus: '0,1' },
 ];
 
+/**
+ * Whether a contender is measured: all, or those whose runtime and name match `BENCH_ONLY`.
+ * @param {{ runtime: string, name: string }} contender
+ */
+function selected(contender) {
+  return !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`);
+}
+
 /** The lean Fetch handler on the same Node bridge, which Plant Store's Fetch adapter on it is compared with. */
 const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
 
@@ -112,7 +120,7 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'node:http hand-written, on Deno', runtime: 'Deno', command: [deno, ...denoRun, server('baseline-node.mjs')] },
   { name: 'Plant Store standalone (node:http on Deno)', runtime: 'Deno', command: [deno, ...denoStandaloneRun, denoStandalone] },
   ...sqliteRows('Plant Store standalone (node:http on Deno)', 'Deno', [deno, ...denoStandaloneRun, denoStandalone]),
-]).filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
+]).filter(selected);
 
 /**
  * A contender of the in-process table (bench/in-process.mjs): its runtime, the
@@ -141,7 +149,7 @@ export const IN_PROCESS = [
   ...inProcessRows('Node 24', [node24, inProcessScript], NODE_IN_PROCESS),
   ...inProcessRows('Bun', [bun, inProcessScript], FETCH_IN_PROCESS),
   ...inProcessRows('Deno', [deno, ...denoRun, inProcessScript], FETCH_IN_PROCESS),
-].filter((contender) => !process.env.BENCH_ONLY || new RegExp(process.env.BENCH_ONLY).test(`${contender.runtime} ${contender.name}`));
+].filter(selected);
 
 /**
  * Nanoseconds per create of one in-process contender, in a process of its own on core 0.
@@ -174,28 +182,23 @@ function inProcessTable() {
     for (const contender of roundOrder(IN_PROCESS, round)) {
       const ns = measureInProcess(contender);
       results.set(contender, ns);
-      console.log(`in process, round ${round + 1}/${ROUNDS} ${contender.runtime} · ${contender.name}: ${ns.toFixed(0)} ns per create`);
+      console.log(`in process, round ${round + 1}/${ROUNDS} ${label(contender)}: ${ns.toFixed(0)} ns per create`);
     }
     rounds.push(results);
   }
   return IN_PROCESS.map((contender) => {
     const baseline = IN_PROCESS.find((other) => other.runtime === contender.runtime && other.key === contender.against);
-    const of = (/** @type {InProcessContender} */ which, /** @type {Map<InProcessContender, number>} */ results) => {
-      const ns = results.get(which);
-      if (ns === undefined) throw new Error(`no in-process measurement of ${which.runtime} ${which.key}`);
-      return ns;
-    };
-    const costs = rounds.map((results) => of(contender, results));
+    const costs = rounds.map((results) => measured(results, contender));
     // As in the wrk table, higher is faster: the baseline's cost over the contender's.
-    const ratios = baseline === undefined ? [] : rounds.map((results) => of(baseline, results) / of(contender, results));
+    const ratios = baseline === undefined ? [] : rounds.map((results) => measured(results, baseline) / measured(results, contender));
     return {
       runtime: contender.runtime,
       name: contender.name,
       baseline: contender.against === undefined,
       ns: median(costs),
-      nsRange: /** @type {[number, number]} */ ([Math.min(...costs), Math.max(...costs)]),
+      nsRange: range(costs),
       ratio: ratios.length ? median(ratios) : undefined,
-      ratioRange: ratios.length ? /** @type {[number, number]} */ ([Math.min(...ratios), Math.max(...ratios)]) : undefined,
+      ratioRange: ratios.length ? range(ratios) : undefined,
     };
   });
 }
@@ -312,7 +315,7 @@ async function measure(contender, round) {
   }
 }
 
-const label = (/** @type {Contender} */ contender) => `${contender.runtime} · ${contender.name}`;
+const label = (/** @type {{ runtime: string, name: string }} */ contender) => `${contender.runtime} · ${contender.name}`;
 /** The median (NaN for no values). @param {number[]} values */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -320,12 +323,25 @@ const median = (values) => {
   const at = (/** @type {number} */ index) => sorted[index] ?? NaN;
   return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
-/** @param {Map<Contender, Measurement>} results a round's */
-const measured = (results, /** @type {Contender} */ contender) => {
+/**
+ * A contender's measurement in one round, of either table.
+ * @template {{ runtime: string, name: string }} C
+ * @template V
+ * @param {Map<C, V>} results a round's
+ * @param {C} contender
+ * @returns {V}
+ */
+function measured(results, contender) {
   const result = results.get(contender);
   if (result === undefined) throw new Error(`no measurement of ${label(contender)}`);
   return result;
-};
+}
+/**
+ * The lowest and highest of `values`.
+ * @param {number[]} values
+ * @returns {[number, number]}
+ */
+const range = (values) => [Math.min(...values), Math.max(...values)];
 /**
  * The order of a round: as listed in the first, third, … round (`round` 0,
  * 2, …), reversed in the others, so that a drift of the machine over a round
@@ -417,7 +433,7 @@ async function main() {
       ...(contender.against === undefined ? {} : { against: contender.against }),
       rps: median(of('rps')),
       ratio: ratios.length ? median(ratios) : undefined,
-      ratioRange: ratios.length ? /** @type {[number, number]} */ ([Math.min(...ratios), Math.max(...ratios)]) : undefined,
+      ratioRange: ratios.length ? range(ratios) : undefined,
       p50Ms: median(of('p50Ms')),
       p99Ms: median(of('p99Ms')),
       p99Ratio: p99Ratios.length ? median(p99Ratios) : undefined,
@@ -426,7 +442,7 @@ async function main() {
             store: contender.store,
             ...(memory === undefined ? {} : { memoryName: memory.name }),
             storeRatio: median(storeRatios),
-            storeRatioRange: /** @type {[number, number]} */ ([Math.min(...storeRatios), Math.max(...storeRatios)]),
+            storeRatioRange: range(storeRatios),
           }
         : {}),
       peakRssMiB: Math.max(...of('peakRss')) / 2 ** 20,
