@@ -22,15 +22,17 @@ const TIMED_OUT = '{"error":1402,"message":"the request was not received in time
 /** Bytes for a body of `size`, as 64 KiB steps. */
 /**
  * Asks for one answer on a kept-alive connection and then says nothing: the
- * answer must come, and the server must close the connection between
- * `fromMs` and `beforeMs` after it was opened (watched for `watchMs`).
+ * answer must come, and the server must close the connection no sooner than
+ * `fromMs` after it was opened, and before the client gives up at `watchMs`.
+ * Only the lower bound is the runtime's promise; the watch is there to tell a
+ * server that closes from one that never does, and is wide on purpose (a
+ * loaded machine delays timers, never hastens them).
  */
-async function expectClosedWhenIdle(baseUrl: string, fromMs: number, beforeMs: number, watchMs = beforeMs + 4_000): Promise<void> {
+async function expectClosedWhenIdle(baseUrl: string, fromMs: number, watchMs: number): Promise<void> {
   const result = await rawExchange(baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], watchMs);
   expect(parseResponses(result.received).map((response) => response.status)).toEqual([200]);
   expect(result.closed).toBe(true);
   expect(result.elapsedMs).toBeGreaterThanOrEqual(fromMs);
-  expect(result.elapsedMs).toBeLessThan(beforeMs);
 }
 
 function filler(size: number): RawStep[] {
@@ -108,8 +110,9 @@ describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s he
       body: TIMED_OUT,
     });
     // Bun closes at once; Deno only once the client stops sending (6 s here), and never cuts it itself.
+    // The bound only tells the two apart: the 2 s deadline plus 3.5 s for a loaded machine.
     expect(result.closed).toBe(true);
-    if (name === 'Bun') expect(result.elapsedMs).toBeLessThan(4_000);
+    if (name === 'Bun') expect(result.elapsedMs).toBeLessThan(5_500);
     // The body that came in whole after its 408 (on Deno) stored nothing: the id is still free.
     const again = await fetch(`${server.baseUrl}/plants`, {
       method: 'POST',
@@ -152,12 +155,13 @@ describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Deno', 'workerd'])(
       async () => {
         const slow = Array.from({ length: 200 }, () => rawExchange(server.baseUrl, trickle(head(20)), 16_000));
         await new Promise((resolve) => setTimeout(resolve, 1_000));
-        const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 2_000);
+        const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 5_000);
         expect(parseResponses(quick.received)[0]?.status).toBe(200);
         const results = await Promise.all(slow);
         const answers = results.map((result) => {
           const [response] = parseResponses(result.received);
-          return { closed: result.closed, status: response?.status, body: response?.body, inTime: result.elapsedMs >= 9_500 && result.elapsedMs < 13_000 };
+          // Never before the 10 s deadline; the 16 s watch is what tells a cut from none (the headers would take 130 s).
+          return { closed: result.closed, status: response?.status, body: response?.body, inTime: result.elapsedMs >= 9_500 };
         });
         expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
           new Set([JSON.stringify({ closed: true, status: 408, body: TIMED_OUT, inTime: true })]),
@@ -165,14 +169,18 @@ describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Deno', 'workerd'])(
       },
     );
 
-    it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 15_000 }, async () => {
-      await expectClosedWhenIdle(server.baseUrl, 4_500, 8_000);
+    it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 25_000 }, async () => {
+      await expectClosedWhenIdle(server.baseUrl, 4_500, 20_000);
     });
   },
 );
 
 // Bun has no headers timeout: it closes a connection whose headers do not come within about 10 s
 // itself, without an answer; idle connections are closed by the launcher's idleTimeout (35 s).
+// Bun 1.4.5 arms both on a 4 s wheel that ticks on a grid of its own, so a timeout of N s fires
+// anywhere in (4·(⌈N/4⌉−1), 4·⌈N/4⌉] s: 10 s in (8, 12], 35 s in (32, 36] (oven-sh/bun#33610,
+// open, makes N a floor). The lower bounds below are those, less half a second for the clocks; when
+// that change ships, raise them to 10 s and 35 s.
 describe.concurrent('Bun standalone server against slow and idle clients', () => {
   let server: SpawnedServer;
   beforeAll(async () => {
@@ -188,13 +196,13 @@ describe.concurrent('Bun standalone server against slow and idle clients', () =>
       [...head(20)].flatMap((char) => [char, { pauseMs: 1_000 }]),
       16_000,
     );
+    // Closed before the 16 s watch: its headers would take 130 s.
     expect(result.closed).toBe(true);
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(8_000);
-    expect(result.elapsedMs).toBeLessThan(14_000);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(7_500);
   });
 
-  it("closes a connection left idle after its answer after 35 s (the launcher's idleTimeout)", { timeout: 45_000 }, async () => {
-    await expectClosedWhenIdle(server.baseUrl, 33_000, 40_000, 42_000);
+  it("closes a connection left idle after its answer after 35 s (the launcher's idleTimeout)", { timeout: 60_000 }, async () => {
+    await expectClosedWhenIdle(server.baseUrl, 31_500, 50_000);
   });
 });
 

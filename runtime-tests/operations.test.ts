@@ -404,8 +404,8 @@ describe('/readyz over PostgreSQL', () => {
       const probe = await send(server.baseUrl, { method: 'GET', path: '/readyz', headers: { 'x-request-id': 'db-down-probe' } });
       expect([probe.status, JSON.parse(probe.body).error, probe.headers['x-request-id']]).toEqual([503, 1501, 'db-down-probe']);
       expect(probe.body).not.toMatch(/postgres|ECONNREFUSED/i);
-      // Within the store timeout: a load balancer's probe must not hang.
-      expect(Date.now() - began).toBeLessThan(6_000);
+      // Within the 4.5 s store timeout (twice it on a loaded machine): a load balancer's probe must not hang.
+      expect(Date.now() - began).toBeLessThan(9_000);
       await waitFor(server, (output) => /"level":"error".*"requestId":"db-down-probe"/.test(output));
       expect(jsonLines(server).find((line) => line['level'] === 'error' && line['requestId'] === 'db-down-probe')).toMatchObject({
         msg: 'plant-store: unexpected error',

@@ -88,7 +88,8 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     const { code, output, ms } = await startFailing('Node 20', 'postgres://u:p@10.255.255.1:5432/plants');
     expect(code).toBe(1);
     expect(causeOf(output)).toEqual([expect.stringMatching(/cannot use PostgreSQL at .*: (no answer from the database within 5000 ms|connect E[A-Z]+ .*)$/)]);
-    expect(ms).toBeLessThan(8_000);
+    // The 5 s connect timeout, not the kernel's (about 2 minutes), with room for a loaded start.
+    expect(ms).toBeLessThan(14_000);
   });
 
   it('PLANT_STORE_WORKERS=2 serves one port from two processes over one SQLite file, and stops them all on SIGTERM', async () => {
@@ -138,7 +139,8 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     expect(causeOf(output)).toEqual([
       expect.stringMatching(/^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: /),
     ]);
-    expect(ms).toBeLessThan(10_000);
+    // Not restarted until the test's 15 s kill.
+    expect(ms).toBeLessThan(14_000);
   });
 
   it.each([

@@ -57,7 +57,9 @@ describe('standalone server (plant-store, dist/bin/node.js)', () => {
     const server = await start({ PLANT_STORE_TOKENS: 'a-token' });
     await send(server.url, { method: 'GET', path: '/plants?secret=1' });
     await send(server.url, { path: '/nowhere' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Read once the process has exited, when all it wrote has arrived.
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
     const lines = server
       .stdout()
       .split('\n')
@@ -65,12 +67,11 @@ describe('standalone server (plant-store, dist/bin/node.js)', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^GET \/plants 405 \d+\.\dms$/);
     expect(lines[1]).toMatch(/^POST \/nowhere 404 \d+\.\dms$/);
-    server.child.kill('SIGINT');
-    expect(await server.exited).toBe(0);
 
     const quiet = await start({ PLANT_STORE_TOKENS: 'a-token', PLANT_STORE_ACCESS_LOG: 'off' });
     await send(quiet.url, { method: 'GET', path: '/plants' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    quiet.child.kill('SIGINT');
+    expect(await quiet.exited).toBe(0);
     expect(quiet.stdout()).not.toMatch(/^GET /m);
   });
 

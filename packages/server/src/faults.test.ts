@@ -47,7 +47,8 @@ describe('faults of what the service depends on', () => {
       expect(reported).toHaveLength(1);
       if (mode === 'hangs') {
         expect(reported[0]).toBeInstanceOf(StoreTimeoutError);
-        expect(Date.now() - started).toBeLessThan(1_500);
+        // The 200 ms store timeout answered it, not the test's own 60 s.
+        expect(Date.now() - started).toBeLessThan(10_000);
       } else expect(String(reported[0])).toContain(SECRET);
       // The server goes on answering.
       expect((await send(running.url, { method: 'GET', path: '/openapi.json' })).status).toBe(200);

@@ -32,7 +32,8 @@ describe('serve', () => {
     expect(response.headers.connection).toBe('keep-alive');
     const started = Date.now();
     await running.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not held until the 5 s keep-alive timeout ends the connection.
+    expect(Date.now() - started).toBeLessThan(4_500);
     agent.destroy();
   });
 
