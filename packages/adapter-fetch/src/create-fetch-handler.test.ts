@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { staticTokens } from '@plant-store/core';
 import { conformanceOptions, describeHttpConformance } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
+import { describe, expect, it } from 'vitest';
+import { createFetchHandler } from './create-fetch-handler.ts';
 import { createNodeServerAdapter } from './create-node-server-adapter.ts';
 
 describeHttpConformance({
@@ -20,4 +23,48 @@ describeHttpConformance({
         }),
     };
   },
+});
+
+describe("createFetchHandler's second argument: whatever the host passes beside the request", () => {
+  const TOKEN = 'host-token';
+  const create = (token: string) =>
+    new Request('http://127.0.0.1/plants', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"id":7,"name":"Fern"}',
+    });
+  const handler = createFetchHandler({ store: createMemoryStore(), authenticate: staticTokens([TOKEN]) });
+
+  // Shaped as the hosts' own types are: Bun's Server, Deno's ServeHandlerInfo, a
+  // Worker's env (when the handler is its `fetch` itself). None shares a member with
+  // FetchContext, which an all-optional FetchContext would refuse (a weak type). The
+  // runtimes' real types are checked by the Bun, Deno and Workers snippets.
+  type BunServer = { readonly port: number; readonly url: URL; stop(): Promise<void> };
+  type DenoInfo = { readonly remoteAddr: { hostname: string; port: number }; readonly completed: Promise<void> };
+  type WorkerEnv = { readonly PLANT_TOKEN: string };
+  const onBun: (request: Request, server: BunServer) => Promise<Response> = handler;
+  const onDeno: (request: Request, info: DenoInfo) => Promise<Response> = handler;
+  const onWorker: (request: Request, env: WorkerEnv) => Promise<Response> = handler;
+
+  it("answers as usual, whatever else the host's object holds", async () => {
+    const bun = await onBun(create(TOKEN), { port: 8080, url: new URL('http://127.0.0.1:8080/'), stop: async () => {} });
+    const deno = await onDeno(create(TOKEN), { remoteAddr: { hostname: '127.0.0.1', port: 50000 }, completed: new Promise(() => {}) });
+    const worker = await onWorker(create(TOKEN), { PLANT_TOKEN: TOKEN });
+    expect([bun.status, deno.status, worker.status]).toEqual([200, 200, 200]);
+  });
+
+  it("hands a Worker's waitUntil the drop of a body it answered without reading", async () => {
+    const waited: Promise<unknown>[] = [];
+    const context = { waitUntil: (promise: Promise<unknown>) => void waited.push(promise), passThroughOnException() {} };
+    const refused = await handler(create('wrong'), context);
+    expect(refused.status).toBe(401);
+    expect(waited).toHaveLength(1);
+    await waited[0];
+  });
+
+  it('still refuses, at compile time, a member of the same name and another type', async () => {
+    // @ts-expect-error draining is a boolean
+    const answer = await handler(create(TOKEN), { draining: 'yes' });
+    expect(answer.status).toBe(200);
+  });
 });

@@ -22,7 +22,11 @@ export type FetchHandlerOptions = PlantHandlerOptions & {
   readonly Response?: typeof Response;
 };
 
-/** What a Worker or a launcher passes beside the request. */
+/**
+ * What the handler reads from its second argument, when it is there: a
+ * Worker's `waitUntil`, and a launcher's `draining` and `deadline`. The
+ * argument may carry anything else too (see {@link FetchHandler}).
+ */
 export interface FetchContext {
   /** Keeps background work alive after the answer (Workers). */
   waitUntil?(promise: Promise<unknown>): void;
@@ -40,8 +44,25 @@ export interface FetchContext {
 const { status: TIMEOUT_STATUS, headers: TIMEOUT_HEADERS, body: TIMEOUT_BODY } = PROTOCOL_ERRORS['request-timeout'];
 const TIMEOUT_CLOSE_HEADERS = Object.freeze({ ...TIMEOUT_HEADERS, connection: 'close' });
 
-/** A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it. */
-export type FetchHandler = (request: Request, context?: FetchContext) => Promise<Response>;
+/**
+ * A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it.
+ *
+ * The second argument is whatever the host passes beside the request: Bun's
+ * `Server`, Deno's `ServeHandlerInfo`, a Worker's `ExecutionContext`, a
+ * launcher's {@link FetchContext}. The handler reads only the members of
+ * `FetchContext` and ignores the rest. It is typed `FetchContext & object`,
+ * not `FetchContext`: an interface whose members are all optional is a "weak
+ * type", to which TypeScript refuses any object that shares none of its
+ * members, so `Bun.serve({ fetch })` and `Deno.serve(fetch)` would not compile
+ * against the runtimes' own types. A member of the same name and another type
+ * still fails to compile, as it should.
+ *
+ * Given to a Worker as its `fetch` itself, it is handed the Worker's `env`
+ * there and never sees the execution context: call it as
+ * `handler(request, context)` instead, so that an unread body can be dropped
+ * after the answer (`waitUntil`).
+ */
+export type FetchHandler = (request: Request, context?: FetchContext & object) => Promise<Response>;
 
 /**
  * Serves Plant Store as a Fetch-API handler (`Request` → `Response`) for
