@@ -23,6 +23,12 @@ describe('createCorsPolicy', () => {
     expect(cors.preflight('https://app.example.com', 'GET').headers['access-control-allow-methods']).toBe('GET');
   });
 
+  it('lets a preflight ask for the headers a create may carry, Idempotency-Key included', () => {
+    const allowed = createCorsPolicy({ origins: ALLOWED }).preflight('https://app.example.com', 'POST').headers['access-control-allow-headers']!;
+    // Browsers compare the names case-insensitively; clients of draft-ietf-httpapi-idempotency-key-header send Idempotency-Key.
+    expect(allowed.split(', ')).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-request-id']);
+  });
+
   it('refuses a preflight from an origin not listed with 403 (1102) and the Error body', () => {
     const response = createCorsPolicy({ origins: ALLOWED }).preflight('https://evil.example', 'POST');
     expect(response.status).toBe(403);

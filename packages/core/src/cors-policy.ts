@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the CORS answers of one handler, decided once from its `cors` option.
 import { errorResponse } from './error-response.ts';
 import type { PlantResponse } from './http-types.ts';
 
@@ -24,8 +25,14 @@ export interface CorsOptions {
 /** Default {@link CorsOptions.maxAgeSeconds}: 10 minutes. */
 export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
 
-/** The request headers a preflight may ask for: those the handler reads. */
-export const CORS_ALLOWED_HEADERS = 'authorization, content-type, x-request-id';
+/**
+ * The request headers a preflight may ask for: those the handler reads, and
+ * `idempotency-key` (draft-ietf-httpapi-idempotency-key-header), which some
+ * clients send with every POST. The handler accepts and ignores it, since a
+ * create is idempotent per plant id already (docs/contract.md, "Success and
+ * duplicates"); refusing it at the preflight would refuse those clients.
+ */
+export const CORS_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, x-request-id';
 
 /** The answer headers scripts may read beyond the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = 'allow, www-authenticate, x-request-id';
