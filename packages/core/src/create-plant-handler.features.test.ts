@@ -220,11 +220,11 @@ describe('createPlantHandler with health', () => {
     }
   });
 
-  it('allows only GET on the health routes, and serves them under basePath', async () => {
+  it('allows only GET and HEAD on the health routes, and serves them under basePath', async () => {
     const { handle } = setup({ basePath: '/v1' });
-    for (const method of ['POST', 'HEAD', 'DELETE']) {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
       const response = await handle(request({ method, url: '/v1/healthz' }));
-      expect([response.status, code(response.body), response.headers['allow']]).toEqual([405, 1201, 'GET']);
+      expect([response.status, code(response.body), response.headers['allow']]).toEqual([405, 1201, 'GET, HEAD']);
     }
     expect((await handle(request({ url: '/v1/readyz' }))).status).toBe(200);
     expect((await handle(request({ url: '/healthz' }))).unmatched).toBe(true);
@@ -250,6 +250,55 @@ describe('createPlantHandler with docs', () => {
       Object.keys((JSON.parse((await setup(options).handle(request({ url: '/openapi.json' }))).body) as { paths: object }).paths);
     expect(await paths({})).toEqual(['/plants', '/openapi.json', '/healthz', '/readyz', '/docs', '/docs/{file}']);
     expect(await paths({ health: false, docs: undefined })).toEqual(['/plants', '/openapi.json']);
+  });
+});
+
+describe('createPlantHandler and HEAD', () => {
+  // The HTTP server sends a HEAD answer's head alone, so the handler gives GET's answer whole:
+  // its Content-Length is then the one GET would send.
+  it('answers HEAD wherever GET is answered, with GET’s answer, while serving and while draining', async () => {
+    const { handle } = setup({ requestId: false });
+    for (const draining of [false, true]) {
+      for (const url of ['/openapi.json', '/healthz', '/readyz', '/docs', '/docs/app.js', '/docs/missing.js']) {
+        const get = await handle(request({ url, draining, headers: { origin: APP } }));
+        const head = await handle(request({ method: 'HEAD', url, draining, headers: { origin: APP } }));
+        expect({ url, draining, head }).toEqual({ url, draining, head: get });
+      }
+    }
+  });
+
+  it('answers HEAD /plants 405 with Allow: POST, as any other method but POST', async () => {
+    const { handle } = setup({ requestId: false });
+    const response = await handle(request({ method: 'HEAD', headers: OK }));
+    expect([response.status, code(response.body), response.headers['allow']]).toEqual([405, 1201, 'POST']);
+  });
+});
+
+describe('createPlantHandler and its document', () => {
+  type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { responses: Record<string, unknown> } };
+  const documentOf = async (options: Partial<PlantHandlerOptions>) =>
+    JSON.parse((await setup(options).handle(request({ url: '/openapi.json' }))).body) as Document;
+
+  it('declares CORS and the server’s own refusals only where the mount has them', async () => {
+    const mounted = await documentOf({ cors: undefined });
+    for (const name of ['Forbidden', 'RequestTimeout', 'RequestHeaderFieldsTooLarge']) expect(mounted.components.responses[name], name).toBeUndefined();
+    expect(JSON.stringify(mounted)).not.toMatch(/\b(1005|1102|1402|1403)\b/);
+
+    const standalone = await documentOf({ protocolErrors: ['malformed-request', 'request-timeout', 'headers-too-large'] });
+    for (const name of ['Forbidden', 'RequestTimeout', 'RequestHeaderFieldsTooLarge']) expect(standalone.components.responses[name], name).toBeDefined();
+    expect(Object.keys(standalone.paths['/plants']!['post']!.responses)).toContain('408');
+  });
+
+  it('declares 503 on every GET route that answers it while draining', async () => {
+    const { paths } = await documentOf({});
+    for (const path of ['/openapi.json', '/readyz', '/docs', '/docs/{file}']) expect(Object.keys(paths[path]!['get']!.responses), path).toContain('503');
+    expect(Object.keys(paths['/healthz']!['get']!.responses)).toEqual(['200']);
+  });
+
+  it('refuses a protocolErrors option that is not a list of protocol error kinds', () => {
+    for (const protocolErrors of ['request-timeout', ['timeout'], [1402]]) {
+      expect(() => setup({ protocolErrors: protocolErrors as never }), JSON.stringify(protocolErrors)).toThrow(TypeError);
+    }
   });
 });
 

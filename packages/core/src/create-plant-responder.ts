@@ -1,10 +1,11 @@
+// Runs anywhere (no runtime API): the handler over plain data that every adapter calls, from routing to the answer.
 import { readBearerCredential, type Authenticate } from './authenticate.ts';
 import { createCorsPolicy, type CorsOptions, type CorsPolicy } from './cors-policy.ts';
 import { startCreatePlant, type Created } from './create-plant.ts';
 import { createReadinessCheck } from './create-readiness-check.ts';
 import type { DocsPage } from './docs-page.ts';
 import { createDocsResponses } from './docs-responses.ts';
-import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
+import { errorResponse, JSON_HEADERS, SHUTTING_DOWN, type ProtocolErrorKind } from './error-response.ts';
 import type { Failure, Result } from './failure.ts';
 import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 import type { PendingBody } from './pending-body.ts';
@@ -73,6 +74,15 @@ export interface PlantHandlerOptions {
    * from `@plant-store/docs-page`. Default: none.
    */
   readonly docs?: DocsPage | undefined;
+  /**
+   * The refusals the HTTP server around the handler sends itself, before the
+   * handler sees a request (`PROTOCOL_ERRORS`: 400 with code 1005, 408 with
+   * 1402, 431 with 1403), for the served OpenAPI document to declare. It
+   * changes no answer of the handler. `serve()` of `@plant-store/server` and
+   * the standalone servers give all three. Default: none, since a handler
+   * mounted in a host server does not know what the host answers.
+   */
+  readonly protocolErrors?: readonly ProtocolErrorKind[] | undefined;
 }
 
 /**
@@ -93,7 +103,8 @@ const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'
 const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
 const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
 const POST_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: POST', { allow: 'POST' });
-const GET_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: GET', { allow: 'GET' });
+// HEAD is answered wherever GET is (RFC 9110 §9.3.2), so both are allowed there.
+const GET_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: GET, HEAD', { allow: 'GET, HEAD' });
 // Documents kept for this many distinct mount points; more are built per request.
 const MAX_CACHED_DOCUMENTS = 16;
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
@@ -106,7 +117,7 @@ const ALIVE: PlantResponse = { status: 200, headers: Object.freeze({ ...JSON_HEA
 const READY: PlantResponse = { status: 200, headers: ALIVE.headers, body: '{"status":"ready"}' };
 const NO_SUCH_FILE = errorResponse('not-found', 'no such file of the docs page');
 
-/** A path the handler serves, and the one method it allows there. */
+/** A path the handler serves, and the method it allows there (`GET` with its HEAD). */
 interface Route {
   readonly name: 'plants' | 'document' | 'healthz' | 'readyz' | 'docs-file' | 'no-such-file';
   readonly allow: 'GET' | 'POST';
@@ -161,12 +172,13 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
   const health = options.health === true;
   const docs = options.docs === undefined ? undefined : createDocsResponses(options.docs);
   const ready = health ? createReadinessCheck(store, createOptions.timeoutMs) : undefined;
+  const protocolErrors = protocolErrorsOption(options.protocolErrors);
 
   const bodyTooLarge = errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`);
   const plantsPath = `${basePath}/plants`;
   const documentPath = `${basePath}/openapi.json`;
   const documents = new Map<string, PlantResponse>();
-  const documentedRoutes = { health, docs: docs !== undefined };
+  const documentedRoutes = { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors };
 
   // The routes of the optional features, by exact path; the docs files under one prefix.
   const featureRoutes = new Map<string, Route>();
@@ -296,11 +308,14 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
   /** The answer on a known route, in the order of checks after routing and preflights. */
   function answer(request: PlantRequest, route: Route, requestId: string | undefined, done: Respond): PlantResponse | undefined {
     // Alive while draining: a process that finishes its requests must not be restarted for it.
-    if (route === HEALTHZ) return request.method === 'GET' ? ALIVE : GET_ONLY;
+    if (route === HEALTHZ) return isGetOrHead(request.method) ? ALIVE : GET_ONLY;
     if (route === NOT_A_FILE) return NO_SUCH_FILE;
     if (request.draining === true) return SHUTTING_DOWN;
     if (route.allow === 'GET') {
-      if (request.method !== 'GET') return GET_ONLY;
+      // HEAD gets GET's answer, body included: the HTTP server sends its head
+      // alone (node:http, Bun, Deno and workerd all drop a HEAD answer's body),
+      // so its Content-Length stays the length GET would send (RFC 9110 §9.3.2).
+      if (!isGetOrHead(request.method)) return GET_ONLY;
       if (route === DOCUMENT) return documentResponse(request);
       if (route === READYZ) return readiness(request, requestId, done);
       return route.response!;
@@ -374,6 +389,20 @@ function withHeaders(response: PlantResponse, extra: Readonly<Record<string, str
   if (requestId !== undefined) headers['x-request-id'] = requestId;
   const { status, body } = response;
   return response.unmatched === true ? { status, headers, body, unmatched: true } : { status, headers, body };
+}
+
+function isGetOrHead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+const PROTOCOL_ERROR_KINDS: readonly string[] = ['malformed-request', 'request-timeout', 'headers-too-large'] satisfies ProtocolErrorKind[];
+
+function protocolErrorsOption(given: unknown): readonly ProtocolErrorKind[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given) || !given.every((kind) => PROTOCOL_ERROR_KINDS.includes(kind as string))) {
+    throw new TypeError(`createPlantHandler: \`protocolErrors\` must be a list of ${PROTOCOL_ERROR_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`);
+  }
+  return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
 }
 
 function normaliseBasePath(basePath: string): string {

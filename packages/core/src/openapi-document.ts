@@ -1,17 +1,32 @@
+// Runs anywhere: builds the OpenAPI document as plain data (no runtime API), for
+// the handler to serve and for the build to ship as @plant-store/core/openapi.json.
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import type { ProtocolErrorKind } from './error-response.ts';
 import { errorTable, type ErrorKind } from './error-table.ts';
 import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
 
-/** An OpenAPI 3.1 document, as plain JSON data. */
+/** An OpenAPI 3.1 document, as plain data. */
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;
 
-/** The optional routes a handler serves, for {@link createOpenApiDocument} to list. */
+/**
+ * What a handler serves beyond `POST /plants` and its document, and what the
+ * server around it answers itself, for {@link createOpenApiDocument} to
+ * declare: the document of a mount lists exactly what that mount can answer.
+ */
 export interface DocumentedRoutes {
   /** `GET /healthz` and `GET /readyz` (the handler's `health` option). */
   readonly health?: boolean;
   /** `GET /docs` and `GET /docs/{file}` (the handler's `docs` option). */
   readonly docs?: boolean;
+  /** CORS preflights, and their 403 (1102) for an origin not allowed (the handler's `cors` option). */
+  readonly cors?: boolean;
+  /**
+   * The refusals the HTTP server around the handler sends itself (the
+   * handler's `protocolErrors` option): 400 (1005), 408 (1402), 431 (1403).
+   * None by default: a handler mounted in a host server cannot know them.
+   */
+  readonly protocolErrors?: readonly ProtocolErrorKind[];
 }
 
 const conversion: ConversionConfig = {
@@ -26,11 +41,36 @@ function schemaOf(schema: GenericSchema): Record<string, unknown> {
   return json;
 }
 
-/** Adds the OpenAPI `format` that JSON Schema has no keyword for to one property. */
-function withFormat(schema: Record<string, unknown>, property: string, format: string): Record<string, unknown> {
+/**
+ * Adds to the named properties of a generated schema what JSON Schema cannot
+ * say from the valibot schema: an OpenAPI `format`, and the seed's meaning of
+ * each field as its `description`.
+ */
+function withProperties(schema: Record<string, unknown>, added: Readonly<Record<string, Readonly<Record<string, string>>>>): Record<string, unknown> {
   const properties = schema['properties'] as Record<string, Record<string, unknown>>;
-  return { ...schema, properties: { ...properties, [property]: { ...properties[property], format } } };
+  const merged = { ...properties };
+  for (const [name, extra] of Object.entries(added)) merged[name] = { ...properties[name], ...extra };
+  return { ...schema, properties: merged };
 }
+
+/** The seed's meaning of each field, word for word; `id` adds how to keep its digits. */
+const FIELD_DESCRIPTIONS = {
+  name: 'The name of the plant',
+  tag: 'Tag that specifies the type',
+  id: [
+    'Identification number of the plant.',
+    '',
+    'An int64, from -9223372036854775808 to 9223372036854775807, whose digits are exact: the service reads the id from its digits and never rounds it, so 9007199254740993 and 9007199254740992 are two plants.',
+    '',
+    'A JavaScript number holds integers exactly only up to 2^53 (9007199254740992). A client that parses JSON into JavaScript numbers, as the clients generated from this document by openapi-typescript with openapi-fetch, hey-api or orval do, holds 9007199254740993 as 9007199254740992 and creates another plant. Above 2^53, keep ids as exact digits (a bigint, or a string of digits written into the JSON as a number) and parse JSON with a lossless parser, or use `@plant-store/client`, which does both.',
+  ].join('\n'),
+  error: 'Numeric error value',
+  message: 'Error message text',
+} as const;
+
+/** The example of the request body and of its answer, which "Try it out" of the docs page starts from. */
+const NEW_PLANT_EXAMPLE = { id: 10, name: 'Monstera', tag: 'tropical' };
+const PLANT_EXAMPLE = { name: 'Monstera', tag: 'tropical' };
 
 const REALM = 'Bearer realm="plant-store"';
 
@@ -52,26 +92,33 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   507: ['InsufficientStorage', 'Insufficient Storage'],
 };
 
-// Routing, CORS preflights, and the HTTP server itself for requests it cannot
-// read, answer before any operation runs, so these belong to no operation.
-const ROUTING_KINDS: readonly ErrorKind[] = [
-  'not-found',
-  'method-not-allowed',
-  'origin-not-allowed',
-  'malformed-request',
-  'request-timeout',
-  'headers-too-large',
-];
+const PROTOCOL_KINDS: readonly ProtocolErrorKind[] = ['malformed-request', 'request-timeout', 'headers-too-large'];
 
-function errorResponses(): Record<string, unknown> {
+// Routing, CORS preflights, and the HTTP server for a request it cannot read
+// (not HTTP, headers too large), answer before any operation runs, so these
+// belong to no operation. A request timeout can also pass while a create's
+// body is on its way: that one is an answer of POST /plants.
+const BEFORE_ANY_OPERATION: readonly ErrorKind[] = ['not-found', 'method-not-allowed', 'origin-not-allowed', 'malformed-request', 'headers-too-large'];
+
+/** The error kinds a mount can answer: CORS and the server's own refusals only where they are given. */
+function answeredKinds(routes: DocumentedRoutes): ErrorKind[] {
+  const protocolErrors = routes.protocolErrors ?? [];
+  return (Object.keys(errorTable) as ErrorKind[]).filter((kind) => {
+    if (kind === 'origin-not-allowed') return routes.cors === true;
+    if ((PROTOCOL_KINDS as readonly string[]).includes(kind)) return (protocolErrors as readonly string[]).includes(kind);
+    return true;
+  });
+}
+
+function errorResponses(kinds: readonly ErrorKind[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorKind[]>();
-  for (const kind of Object.keys(errorTable) as ErrorKind[]) {
+  for (const kind of kinds) {
     const { status } = errorTable[kind];
     byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
   }
   const responses: Record<string, unknown> = {};
-  for (const [status, kinds] of byStatus) {
-    const lines = kinds.map((kind) => `\`${errorTable[kind].code}\`: ${errorTable[kind].when}`);
+  for (const [status, ofStatus] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const lines = ofStatus.map((kind) => `\`${errorTable[kind].code}\`: ${errorTable[kind].when}`);
     const headers: Record<string, unknown> = {};
     if (status === 401) {
       headers['WWW-Authenticate'] = {
@@ -90,7 +137,7 @@ function errorResponses(): Record<string, unknown> {
       content: {
         'application/json': {
           schema: {
-            allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: kinds.map((kind) => errorTable[kind].code) } } }],
+            allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: ofStatus.map((kind) => errorTable[kind].code) } } }],
           },
         },
       },
@@ -99,30 +146,54 @@ function errorResponses(): Record<string, unknown> {
   return responses;
 }
 
+/** A reference to the shared response of an error status. */
+function errorRef(status: number): { $ref: string } {
+  return { $ref: `#/components/responses/${RESPONSES[status]![0]}` };
+}
+
 /** The statuses `POST /plants` itself can answer with an Error. */
-function createErrorStatuses(): number[] {
+function createErrorStatuses(kinds: readonly ErrorKind[]): number[] {
   const statuses = new Set<number>();
-  for (const kind of Object.keys(errorTable) as ErrorKind[]) {
-    if (!ROUTING_KINDS.includes(kind)) statuses.add(errorTable[kind].status);
-  }
+  for (const kind of kinds) if (!BEFORE_ANY_OPERATION.includes(kind)) statuses.add(errorTable[kind].status);
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** The answers that belong to no operation, in words: the intro of the document. */
+function describeOtherAnswers(kinds: readonly ErrorKind[]): string {
+  const answer = (kind: ErrorKind) => `${errorTable[kind].status} (code ${errorTable[kind].code})`;
+  const has = (kind: ErrorKind) => kinds.includes(kind);
+  const sentences = [
+    `A path that is not a route gets ${answer('not-found')}; another method on a route gets ${answer('method-not-allowed')}, with \`Allow\` naming the methods it takes.`,
+  ];
+  if (has('origin-not-allowed')) sentences.push(`A CORS preflight from an origin that is not allowed gets ${answer('origin-not-allowed')}.`);
+  const refusals = [
+    has('malformed-request') ? `${answer('malformed-request')} for one that is not valid HTTP` : undefined,
+    has('request-timeout') ? `${answer('request-timeout')} for one not received in time` : undefined,
+    has('headers-too-large') ? `${answer('headers-too-large')} for headers that are too large` : undefined,
+  ].filter((part) => part !== undefined);
+  if (refusals.length > 0) sentences.push(`This server refuses a request it cannot read, and closes the connection: ${refusals.join(', ')}.`);
+  return sentences.join(' ');
+}
+
 /**
- * Builds the OpenAPI 3.1.0 document of exactly what the service does: the
- * seed's contract (title, version, MIT license, global bearer auth, `POST
- * /plants` with NewPlant in and Plant out) plus every status the contract adds (docs/contract.md), each
- * with the Error codes it can carry. The schemas are generated from the same
- * valibot schemas that validate requests, so the two cannot drift.
+ * Builds the OpenAPI 3.1.0 document of exactly what one mount of the service
+ * answers: the seed's contract (title, version, MIT license, global bearer
+ * auth, `POST /plants` with NewPlant in and Plant out, the seed's labels and
+ * field meanings) plus every status the contract adds (docs/contract.md),
+ * each with the Error codes it can carry, and the optional routes, CORS and
+ * server refusals only where `routes` says the mount has them. The schemas
+ * are generated from the same valibot schemas that validate requests, so the
+ * two cannot drift.
  *
  * @param serverUrl Where the routes live, e.g. `/api`; the document's `servers`.
- * @param routes The optional routes the handler serves (health, docs); none by default.
+ * @param routes What the mount serves beyond `POST /plants` and the document; nothing by default.
  * @example
- * const document = createOpenApiDocument('/api');
+ * const document = createOpenApiDocument('/api', { health: true });
  * document.paths['/plants'].post.requestBody; // NewPlant, required
  */
 export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes = {}): OpenApiDocument {
-  const errorRefs = Object.fromEntries(createErrorStatuses().map((status) => [String(status), { $ref: `#/components/responses/${RESPONSES[status]![0]}` }]));
+  const kinds = answeredKinds(routes);
+  const errorRefs = Object.fromEntries(createErrorStatuses(kinds).map((status) => [String(status), errorRef(status)]));
   return {
     openapi: '3.1.0',
     info: {
@@ -131,7 +202,13 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
       description: [
         'A sample plant store interface: one operation, which creates a plant.',
         '',
-        'Every non-200 answer carries the Error body; `error` is a stable code. A path that is not a route gets 404 (code 1200, `#/components/responses/NotFound`); another method on a known path gets 405 with `Allow` (code 1201, `#/components/responses/MethodNotAllowed`); where CORS is configured, a preflight from an origin that is not allowed gets 403 (code 1102, `#/components/responses/Forbidden`). The standalone Node, Deno and workerd servers answer requests they cannot read with 400 (code 1005, `#/components/responses/BadRequest`), 408 (code 1402, `#/components/responses/RequestTimeout`) or 431 (code 1403, `#/components/responses/RequestHeaderFieldsTooLarge`).',
+        'Every answer other than 200 carries the Error body: `error` is a stable code to branch on, `message` is for people. Each response lists the codes it can carry.',
+        '',
+        describeOtherAnswers(kinds),
+        '',
+        'Every GET route also answers HEAD, with the same status and headers and no body.',
+        '',
+        'Ids are int64 and exact, beyond what a JavaScript number holds: see `id` in NewPlant before using a generated client.',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -142,11 +219,21 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
         post: {
           operationId: 'createPlant',
           summary: 'Create a plant',
-          description:
-            'Creates a new plant in the store. Idempotent per id: the same id with the same name and tag answers 200 again and changes nothing; the same id with another name or tag is 409 and the stored plant stays.',
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+          description: [
+            'Creates a new plant in the store.',
+            '',
+            'The id is the idempotency key of a create: the same id with the same name and tag answers 200 again and changes nothing, so a create whose answer was lost can be sent again; the same id with another name or tag is 409 and the stored plant stays. An `Idempotency-Key` header is accepted and ignored.',
+          ].join('\n'),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' }, example: NEW_PLANT_EXAMPLE } },
+          },
           responses: {
-            '200': { description: 'plant response', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } },
+            // The seed labels its success response "Plant response".
+            '200': {
+              description: 'Plant response',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' }, example: PLANT_EXAMPLE } },
+            },
             ...errorRefs,
           },
         },
@@ -155,9 +242,11 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
         get: {
           operationId: 'getOpenApiDocument',
           summary: 'This document',
+          description: 'No authentication. 503 while the server shuts down.',
           security: [],
           responses: {
             '200': { description: 'The OpenAPI document of this service.', content: { 'application/json': { schema: { type: 'object' } } } },
+            '503': errorRef(503),
           },
         },
       },
@@ -167,11 +256,21 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
-        Plant: schemaOf(PlantSchema),
-        NewPlant: schemaOf(NewPlantSchema),
-        Error: withFormat(schemaOf(ErrorSchema), 'error', 'int32'),
+        Plant: withProperties(schemaOf(PlantSchema), {
+          name: { description: FIELD_DESCRIPTIONS.name },
+          tag: { description: FIELD_DESCRIPTIONS.tag },
+        }),
+        NewPlant: withProperties(schemaOf(NewPlantSchema), {
+          id: { description: FIELD_DESCRIPTIONS.id },
+          name: { description: FIELD_DESCRIPTIONS.name },
+          tag: { description: FIELD_DESCRIPTIONS.tag },
+        }),
+        Error: withProperties(schemaOf(ErrorSchema), {
+          error: { format: 'int32', description: FIELD_DESCRIPTIONS.error },
+          message: { description: FIELD_DESCRIPTIONS.message },
+        }),
       },
-      responses: errorResponses(),
+      responses: errorResponses(kinds),
     },
   };
 }
@@ -199,7 +298,7 @@ const HEALTH_PATHS = {
       security: [],
       responses: {
         '200': { description: 'The service can take creates.', content: statusBody('ready') },
-        '503': { $ref: '#/components/responses/ServiceUnavailable' },
+        '503': errorRef(503),
       },
     },
   },
@@ -210,20 +309,26 @@ const DOCS_PATHS = {
     get: {
       operationId: 'getDocsPage',
       summary: 'API reference page',
-      description: 'An HTML page that shows this document; it loads its files from `/docs/{file}` and nothing from any other origin. No authentication.',
+      description:
+        'An HTML page that shows this document; it loads its files from `/docs/{file}` and nothing from any other origin. No authentication. 503 while the server shuts down.',
       security: [],
-      responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+      responses: {
+        '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+        '503': errorRef(503),
+      },
     },
   },
   '/docs/{file}': {
     get: {
       operationId: 'getDocsFile',
       summary: 'A file of the API reference page',
+      description: 'No authentication. 404 for a name the page does not have; 503 while the server shuts down.',
       security: [],
       parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The file, with its own content type.', content: { '*/*': { schema: { type: 'string' } } } },
-        '404': { $ref: '#/components/responses/NotFound' },
+        '404': errorRef(404),
+        '503': errorRef(503),
       },
     },
   },
