@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
 import { accessLogLine } from './access-log.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
@@ -55,10 +56,33 @@ describe('readStandaloneConfig', () => {
 
   it('refuses a log format, a docs switch or an origin that cannot work, naming the variable', () => {
     expect(() => readStandaloneConfig({ PLANT_STORE_LOG_FORMAT: 'xml' })).toThrow('PLANT_STORE_LOG_FORMAT: expected text or json, got "xml"');
-    expect(() => readStandaloneConfig({ PLANT_STORE_DOCS: 'no' })).toThrow('PLANT_STORE_DOCS: expected on or off, got "no"');
+    expect(() => readStandaloneConfig({ PLANT_STORE_DOCS: 'nope' })).toThrow('PLANT_STORE_DOCS: expected on or off (or true/false, yes/no, 1/0), got "nope"');
+    expect(() => readStandaloneConfig({ PLANT_STORE_ACCESS_LOG: 'quiet' })).toThrow(
+      'PLANT_STORE_ACCESS_LOG: expected on or off (or true/false, yes/no, 1/0), got "quiet"',
+    );
     expect(() => readStandaloneConfig({ PLANT_STORE_CORS_ORIGINS: 'https://a.example/api' })).toThrow(
       /^PLANT_STORE_CORS_ORIGINS: .*"https:\/\/a\.example\/api"$/,
     );
+  });
+
+  it('takes the same on/off words for every switch', () => {
+    const off = ['off', 'false', 'no', '0', 'FALSE', ' No '].map((word) =>
+      readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: word, PLANT_STORE_DOCS: word }),
+    );
+    expect(off.map((config) => [config.accessLog, config.docs])).toEqual(off.map(() => [false, false]));
+    const on = ['on', 'true', 'yes', '1', 'True', ''].map((word) =>
+      readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: word, PLANT_STORE_DOCS: word }),
+    );
+    expect(on.map((config) => [config.accessLog, config.docs])).toEqual(on.map(() => [true, true]));
+  });
+
+  it('stops the start when PLANT_STORE_TOKENS is set but holds no token, as a secret missing from a deployment arrives', () => {
+    for (const value of ['', '  ', ',', ' , ']) {
+      expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: value })).toThrow(
+        new TypeError('PLANT_STORE_TOKENS: set but holds no token; set it to the accepted tokens, comma-separated, or unset it to have one made and printed'),
+      );
+    }
+    expect(readStandaloneConfig({ PLANT_STORE_TOKENS: undefined }).generatedToken).toMatch(/^[0-9a-f]{48}$/);
   });
 
   it('refuses a port or a token that cannot work', () => {

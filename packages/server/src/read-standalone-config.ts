@@ -1,6 +1,8 @@
+// Runs wherever a standalone server reads its settings: the Node, Bun, Deno and workerd launchers, and the Worker.
 import { staticTokens, type Authenticate } from '@plant-store/core';
 import { parseCorsOrigins } from './parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './parse-database-url.ts';
+import { parseSwitch } from './parse-switch.ts';
 
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
 export type LogFormat = 'text' | 'json';
@@ -23,7 +25,7 @@ export interface StandaloneConfig {
   readonly host: string;
   readonly port: number;
   readonly authenticate: Authenticate;
-  /** Set when `PLANT_STORE_TOKENS` was empty: the one token accepted, to print once. */
+  /** Set when `PLANT_STORE_TOKENS` was unset: the one token accepted, to print once. */
   readonly generatedToken?: string;
   readonly accessLog: boolean;
   /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
@@ -34,19 +36,21 @@ export interface StandaloneConfig {
   readonly logFormat: LogFormat;
   /** Origins allowed by CORS (`PLANT_STORE_CORS_ORIGINS`), as browsers send them, or `*` for all; empty: CORS off. */
   readonly corsOrigins: readonly string[] | '*';
-  /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless `off`. */
+  /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless switched off. */
   readonly docs: boolean;
 }
 
 /**
  * Reads a standalone server's settings from its environment (docs/contract.md,
  * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
- * `PLANT_STORE_TOKENS` (comma-separated; when empty a random token is made so
- * the server is never open), `PLANT_STORE_ACCESS_LOG` (`off` silences it) and
+ * `PLANT_STORE_TOKENS` (comma-separated; when unset a random token is made so
+ * the server is never open, and when set with no token in it the start stops,
+ * since that is how a secret missing from a deployment arrives),
+ * `PLANT_STORE_ACCESS_LOG` (a switch: `on`/`off`, `true`/`false`, `yes`/`no`, `1`/`0`),
  * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`),
  * `PLANT_STORE_WORKERS` (processes on one port, 1 to 256; they need a shared store, so `memory:` is refused),
  * `PLANT_STORE_LOG_FORMAT` (`text` or `json`), `PLANT_STORE_CORS_ORIGINS`
- * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (`on` or `off`).
+ * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (a switch).
  *
  * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
  */
@@ -59,6 +63,9 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     .split(',')
     .map((token) => token.trim())
     .filter((token) => token !== '');
+  if (tokens.length === 0 && env.PLANT_STORE_TOKENS !== undefined) {
+    throw new TypeError('PLANT_STORE_TOKENS: set but holds no token; set it to the accepted tokens, comma-separated, or unset it to have one made and printed');
+  }
   const generatedToken = tokens.length === 0 ? randomToken() : undefined;
   let authenticate: Authenticate;
   try {
@@ -66,7 +73,7 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   } catch (error) {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
-  const accessLog = env.PLANT_STORE_ACCESS_LOG?.trim().toLowerCase() !== 'off';
+  const accessLog = parseSwitch('PLANT_STORE_ACCESS_LOG', env.PLANT_STORE_ACCESS_LOG, true);
   const store = parseDatabaseUrl(env.PLANT_STORE_DATABASE_URL);
   const workersText = env.PLANT_STORE_WORKERS?.trim() || '1';
   const workers = Number(workersText);
@@ -80,7 +87,7 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   }
   const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
   const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
-  const docs = oneOf('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, ['on', 'off'] as const) === 'on';
+  const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);
   return {
     host,
     port,

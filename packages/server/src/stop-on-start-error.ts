@@ -1,5 +1,7 @@
+// Runs in the Node, Bun, Deno and workerd launchers.
 import { formatLogRecords } from './format-log-records.ts';
 import type { StandaloneEnv } from './read-standalone-config.ts';
+import { startLogFormat } from './start-log-format.ts';
 
 /**
  * Ends a standalone process whose start failed (a setting that cannot work, a
@@ -9,7 +11,6 @@ import type { StandaloneEnv } from './read-standalone-config.ts';
  * even if another setting was what failed.
  */
 export function stopOnStartError(error: unknown, env: StandaloneEnv = {}): never {
-  const format = env.PLANT_STORE_LOG_FORMAT?.trim().toLowerCase() === 'json' ? 'json' : 'text';
-  console.error(formatLogRecords([{ level: 'error', msg: `plant-store: ${error instanceof Error ? error.message : String(error)}` }], format));
+  console.error(formatLogRecords([{ level: 'error', msg: `plant-store: ${error instanceof Error ? error.message : String(error)}` }], startLogFormat(env)));
   process.exit(1);
 }

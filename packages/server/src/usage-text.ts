@@ -1,3 +1,4 @@
+// Runs in the Node, Bun, Deno and workerd launchers, for --help.
 import { STANDALONE_VARIABLES } from './standalone-variables.ts';
 
 /** The runtimes a standalone launcher runs on. */
@@ -23,12 +24,16 @@ export function usageText(runtime: Runtime): string {
     '',
     ...variables,
     '',
+    'A switch takes on/off, true/false, yes/no or 1/0, in any case. A PLANT_STORE_ variable not listed here',
+    'is ignored, with a warning naming the nearest one listed.',
+    '',
     'Options:',
     '  -h, --help     print this text and exit',
     '  -v, --version  print the version and exit',
     '',
     'SIGINT or SIGTERM stops it gracefully: requests in flight finish, then it exits 0.',
-    'A setting that cannot work stops the start with one line, plant-store: <reason>, and exit 1.',
+    'A setting that cannot work, or an address it cannot listen on, stops the start with one line,',
+    'plant-store: <reason>, naming the variable to change, and exit 1.',
   ].join('\n');
 }
 
