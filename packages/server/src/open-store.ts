@@ -1,3 +1,4 @@
+// Runs in the Node, Bun and Deno launchers.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PlantStore } from '@plant-store/core';
@@ -5,6 +6,7 @@ import { createMemoryStore } from '@plant-store/store-memory';
 import { createPostgresStore } from '@plant-store/store-postgres';
 import { createSqliteStore, isSqliteAvailable } from '@plant-store/store-sqlite';
 import { redact, type StoreChoice } from './parse-database-url.ts';
+import { whyNoDirectory } from './why-no-directory.ts';
 
 /** The directory, under the working directory, of the default SQLite file. */
 export const DEFAULT_DATA_DIR = '.plant-store';
@@ -32,7 +34,8 @@ const MEMORY_WARNING =
  *
  * @throws Error with one line naming the cause: a file that cannot be opened,
  *   SQLite asked for on a runtime without it, a database out of reach within
- *   its connect timeout.
+ *   its connect timeout. When the default file is what fails, the line says
+ *   it is the default (the user set nothing) and how to choose another place.
  */
 export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
   switch (choice.kind) {
@@ -42,8 +45,12 @@ export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
       if (!(await isSqliteAvailable())) {
         return { store: createMemoryStore(), description: 'memory', warning: `${MEMORY_WARNING} (this runtime has no built-in SQLite)`, close: async () => {} };
       }
-      mkdirSync(DEFAULT_DATA_DIR, { recursive: true });
-      return openSqlite(DEFAULT_SQLITE_FILE);
+      try {
+        mkdirSync(DEFAULT_DATA_DIR, { recursive: true });
+      } catch (error) {
+        throw defaultPlaceError(whyNoDirectory(DEFAULT_DATA_DIR, error));
+      }
+      return openSqlite(DEFAULT_SQLITE_FILE, (cause) => defaultPlaceError(`it cannot be opened (${cause})`));
     case 'sqlite':
       return openSqlite(choice.path);
     case 'postgres': {
@@ -56,12 +63,30 @@ export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
   }
 }
 
-async function openSqlite(path: string): Promise<OpenedStore> {
+/**
+ * @param failed The error for a file that cannot be opened, given the cause
+ *   in words; by default it names the file `PLANT_STORE_DATABASE_URL` gave.
+ */
+async function openSqlite(
+  path: string,
+  failed = (cause: string) => new Error(`PLANT_STORE_DATABASE_URL: cannot use the SQLite file ${resolve(path)}: ${cause}`),
+): Promise<OpenedStore> {
   const absolute = resolve(path);
   const store = await createSqliteStore({ path: absolute }).catch((error: unknown) => {
-    throw new Error(`PLANT_STORE_DATABASE_URL: cannot use the SQLite file ${absolute}: ${messageOf(error)}`);
+    throw failed(messageOf(error));
   });
   return { store, description: `sqlite at ${absolute}`, close: () => store.close() };
+}
+
+/**
+ * The default SQLite place cannot be used: said as such, since the user set
+ * nothing and may not know of `.plant-store` at all, with the two ways out.
+ */
+function defaultPlaceError(why: string): Error {
+  return new Error(
+    `PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${resolve(DEFAULT_SQLITE_FILE)}, but ${why}; ` +
+      'set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory',
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -1,6 +1,8 @@
+// Runs on Bun: the standalone Bun launcher and each of its worker processes.
 import { batchLines } from './access-log.ts';
 import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
+import { explainListenError } from './explain-listen-error.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
 import { formatLogRecords } from './format-log-records.ts';
@@ -8,6 +10,7 @@ import { spawnIpcWorker } from './spawn-ipc-worker.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 import { superviseWorkers, WORKER_OF, type ListeningMessage } from './supervise-workers.ts';
+import { warnUnknownVariables } from './warn-unknown-variables.ts';
 
 interface BunServer {
   readonly url: URL;
@@ -44,8 +47,10 @@ const IDLE_TIMEOUT_S = 35;
  */
 export async function runBun(build?: BuildOptions): Promise<void> {
   try {
-    const config = readStandaloneConfig(Bun.env);
     const supervised = Bun.env[WORKER_OF] !== undefined;
+    // Its supervisor has warned already: the workers share its environment.
+    if (!supervised) warnUnknownVariables(Object.keys(Bun.env), 'Bun', Bun.env);
+    const config = readStandaloneConfig(Bun.env);
     if (config.workers > 1 && !supervised) {
       // The same entry again, with Bun's own flags.
       return await superviseWorkers(config, spawnIpcWorker(process.execPath, [...process.execArgv, ...process.argv.slice(1)]), { ownSockets: true });
@@ -62,7 +67,12 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
     // Only with several processes: otherwise another process could open the port beside this one.
     const reusePort = config.workers > 1;
-    const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
+    let server: BunServer;
+    try {
+      server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
+    } catch (error) {
+      throw explainListenError(error, config.host, config.port);
+    }
     const url = server.url.origin;
     const records = startupRecords(config, url, served.store);
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);

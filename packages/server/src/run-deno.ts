@@ -1,3 +1,4 @@
+// Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './deno-worker-permissions.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import type { BuildOptions } from './create-standalone.ts';
@@ -9,12 +10,13 @@ import { STANDALONE_VARIABLES } from './standalone-variables.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 import { superviseWorkers, WORKER_OF } from './supervise-workers.ts';
+import { warnUnknownVariables } from './warn-unknown-variables.ts';
 import { watchAccepting } from './watch-accepting.ts';
 import { watchSharedAccepting } from './watch-shared-accepting.ts';
 
 declare const Deno: {
-  env: { get(name: string): string | undefined };
-  permissions: { querySync(descriptor: { name: 'env'; variable: string } | { name: 'run'; command: string }): { readonly state: string } };
+  env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  permissions: { querySync(descriptor: { name: 'env'; variable?: string } | { name: 'run'; command: string }): { readonly state: string } };
   readonly mainModule: string;
   execPath(): string;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
@@ -45,6 +47,10 @@ const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only?.inclu
  * server uses, as far as this one has them ({@link denoWorkerPermissions}),
  * and no other Deno flag.
  *
+ * A `PLANT_STORE_*` variable it does not read gets a warning, when Deno lets
+ * it list the environment (`--allow-env` whole); with `--allow-env` for named
+ * variables only, it cannot tell, and says nothing.
+ *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  * @param extraVariables More variables `build` reads (each needs `--allow-env`).
  */
@@ -53,9 +59,11 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
   const env = read as StandaloneEnv;
   try {
     for (const name of [...VARIABLES, ...extraVariables]) read[name] = Deno.env.get(name);
-    const config = readStandaloneConfig(env);
     // Read only where it may be: a process not started as a worker is not granted it.
     const supervised = Deno.permissions.querySync({ name: 'env', variable: WORKER_OF }).state === 'granted' && Deno.env.get(WORKER_OF) !== undefined;
+    // Its supervisor has warned already. Listing every name needs the whole of --allow-env: asked, Deno would throw (or prompt).
+    if (!supervised && Deno.permissions.querySync({ name: 'env' }).state === 'granted') warnUnknownVariables(Object.keys(Deno.env.toObject()), 'Deno', env);
+    const config = readStandaloneConfig(env);
     if (config.workers > 1 && !supervised) {
       if (Deno.permissions.querySync({ name: 'run', command: Deno.execPath() }).state !== 'granted') {
         throw new Error(`PLANT_STORE_WORKERS: starting ${config.workers} processes on Deno needs --allow-run=${Deno.execPath()}`);

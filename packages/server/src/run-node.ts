@@ -1,3 +1,4 @@
+// Runs on Node: the `plant-store` command, and each of its cluster workers.
 import cluster from 'node:cluster';
 import type { BuildOptions } from './create-standalone.ts';
 import { runCluster } from './run-cluster.ts';
@@ -9,6 +10,7 @@ import { serveStandalone } from './serve-standalone.ts';
 import { startupRecords } from './startup-lines.ts';
 import { stopOnStartError } from './stop-on-start-error.ts';
 import type { ListeningMessage } from './supervise-workers.ts';
+import { warnUnknownVariables } from './warn-unknown-variables.ts';
 
 /**
  * Runs the standalone server on Node (`pnpm start`, the `plant-store` command):
@@ -16,13 +18,16 @@ import type { ListeningMessage } from './supervise-workers.ts';
  * store `PLANT_STORE_DATABASE_URL` names (docs/contract.md, "Stores"), and on
  * SIGINT/SIGTERM a graceful stop, then exit 0; with `PLANT_STORE_WORKERS=N`,
  * N such processes on one port ({@link runCluster}). A setting that cannot
- * work stops the start with one line and exit 1.
+ * work, or an address it cannot listen on, stops the start with one line and
+ * exit 1; a `PLANT_STORE_*` variable it does not read gets a warning first.
  *
  * @param build What to serve instead of the configured store and tokens (test fixtures).
  */
 export async function runNode(build?: BuildOptions): Promise<void> {
   const env = process.env as StandaloneEnv;
   try {
+    // The primary has warned already: cluster workers share its environment.
+    if (cluster.isPrimary) warnUnknownVariables(Object.keys(env), 'Node', env);
     const config = readStandaloneConfig(env);
     if (config.logFormat === 'json') logWarningsAsJson();
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);

@@ -1,15 +1,19 @@
+// Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createNodeHandler } from '@plant-store/adapter-node';
 import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
+import { explainListenError } from './explain-listen-error.ts';
 import { proxyToWorker } from './proxy-to-worker.ts';
 import { serveNodeHttp } from './serve.ts';
 import { standaloneHandlerOptions } from './standalone-handler-options.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { startupRecords } from './startup-lines.ts';
+import { warnUnknownVariables } from './warn-unknown-variables.ts';
+import { whyNoDirectory } from './why-no-directory.ts';
 
 /** Where `runWorkerd` keeps its D1 database unless `PLANT_STORE_D1_DIR` says otherwise, under the working directory. */
 export const DEFAULT_D1_DIR = '.plant-store/d1';
@@ -42,8 +46,15 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * again on the same port and a line says so; plants in D1 are still there,
  * and requests meanwhile get 503 (1501). SIGINT/SIGTERM drain the front as on
  * Node, then exit 0 (miniflare's exit hook stops workerd).
+ *
+ * A `PLANT_STORE_*` variable it does not read gets a warning first. It
+ * rejects, for the caller to stop the start with one line, when a setting
+ * cannot work, the D1 directory cannot be made (the line names
+ * `PLANT_STORE_D1_DIR`, and says when it is the default place), or the front
+ * cannot listen (the line names `HOST` or `PORT`).
  */
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
+  warnUnknownVariables(Object.keys(process.env), 'workerd', process.env);
   const config = readStandaloneConfig(process.env);
   const d1Dir = config.store.kind === 'memory' ? undefined : openD1Dir(config.store.kind);
   const signals = ['SIGINT', 'SIGTERM'] as const;
@@ -95,7 +106,9 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     proxy.handler,
     { host: config.host, port: config.port, logFormat: config.logFormat, ...(config.accessLog ? {} : { accessLog: false as const }) },
     true,
-  );
+  ).catch((error: unknown) => {
+    throw explainListenError(error, config.host, config.port);
+  });
   for (const signal of signals) {
     process.once(signal, () => {
       void running.close().then(() => {
@@ -119,11 +132,18 @@ function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
       `PLANT_STORE_DATABASE_URL: workerd keeps plants in D1 (PLANT_STORE_D1_DIR) or, with memory:, in memory; ${kind} is not available there`,
     );
   }
-  const dir = resolve(process.env['PLANT_STORE_D1_DIR']?.trim() || DEFAULT_D1_DIR);
+  const given = process.env['PLANT_STORE_D1_DIR']?.trim();
+  const dir = resolve(given || DEFAULT_D1_DIR);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new Error(`PLANT_STORE_D1_DIR: cannot create ${dir}: ${(error as Error).message}`);
+    // Unset, the user may not know of .plant-store at all: say it is the default, and the ways out.
+    throw new Error(
+      given
+        ? `PLANT_STORE_D1_DIR: cannot use ${dir}: ${whyNoDirectory(dir, error)}; set PLANT_STORE_D1_DIR to a directory this process can create`
+        : `PLANT_STORE_D1_DIR: unset, so plants go to the default D1 directory ${dir}, but ${whyNoDirectory(dir, error)}; ` +
+            'set PLANT_STORE_D1_DIR=PATH to keep them in another directory, or PLANT_STORE_DATABASE_URL=memory: to keep them in memory',
+    );
   }
   lockD1Dir(dir);
   return dir;

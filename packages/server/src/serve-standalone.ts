@@ -1,3 +1,5 @@
+// Runs in the Node and Deno launchers (Deno's node:http), and in each of their worker processes.
+import { explainListenError } from './explain-listen-error.ts';
 import type { Served } from './open-served.ts';
 import type { StandaloneConfig } from './read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
@@ -6,6 +8,8 @@ import { standaloneHandlerOptions } from './standalone-handler-options.ts';
 /**
  * {@link serve} as the standalone Node and Deno servers run it: the
  * configured address, log format and access log, over what `served` holds.
+ * A listen that fails rejects with the error {@link explainListenError} gives,
+ * naming `HOST` or `PORT` and what to do.
  *
  * @param reusePort Whether the port is opened with SO_REUSEPORT, for one of several processes each with its own socket (Deno).
  */
@@ -17,5 +21,7 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     logFormat: config.logFormat,
     ...(config.accessLog ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
+  }).catch((error: unknown) => {
+    throw explainListenError(error, config.host, config.port);
   });
 }
