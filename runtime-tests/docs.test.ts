@@ -2,13 +2,14 @@
 // tests run or type-check, every relative link resolves, the error table is the
 // core's, and the commands the front page and the mounting page show really work.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorTable } from '@plant-store/core';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runtime } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const temporary = mkdtempSync(join(tmpdir(), 'plant-store-docs-'));
@@ -94,9 +95,15 @@ function anchors(file: string): Set<string> {
 }
 
 /** Runs a command; resolves with its exit code and output. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 10_000,
+  cwd = root,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -149,9 +156,40 @@ describe('documentation', () => {
   it('shows every snippet file somewhere', () => {
     const shown = new Set(allBlocks.map((block) => block.snippet));
     const unused = readdirSync(join(root, 'docs/snippets'))
-      .filter((name) => !['tsconfig.json', 'ambient.d.ts'].includes(name))
+      .filter((name) => !/^tsconfig(\.[a-z]+)*\.json$/.test(name))
       .filter((name) => !shown.has(`docs/snippets/${name}`));
     expect(unused).toEqual([]);
+  });
+
+  it("declares no runtime's globals of its own: the snippets and examples use the runtimes' real types", () => {
+    // A narrow home-made `Bun` or `Deno` once hid that the handler did not fit the real ones.
+    const sources = [
+      ...readdirSync(join(root, 'docs/snippets')).map((name) => join('docs/snippets', name)),
+      ...readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+        .filter((path) => !path.split('/').includes('node_modules'))
+        .map((path) => join('examples', path)),
+    ].filter((path) => /\.(ts|mts|mjs|js)$/.test(path));
+    const declaring = sources.filter((path) => /declare\s+(const|var|let|namespace|global)\b/.test(readFileSync(join(root, path), 'utf8')));
+    expect(sources).toContain('docs/snippets/fetch-bun.ts');
+    expect(declaring).toEqual([]);
+  });
+
+  it("type-checks the Deno snippet and examples/deno with `deno check`, against Deno's own types", async () => {
+    // A project as npm installs one, the packages' files copied under node_modules:
+    // Deno maps a declaration file's `./chunk.js` to `./chunk.d.ts` only in
+    // node_modules, and the workspace's links lead out of it.
+    const project = join(temporary, 'deno-check');
+    for (const name of ['core', 'adapter-fetch', 'store-memory']) {
+      const installed = join(project, 'node_modules/@plant-store', name);
+      mkdirSync(installed, { recursive: true });
+      cpSync(join(root, 'packages', name, 'package.json'), join(installed, 'package.json'));
+      cpSync(join(root, 'packages', name, 'dist'), join(installed, 'dist'), { recursive: true });
+    }
+    writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
+    cpSync(join(root, 'docs/snippets/fetch-deno.ts'), join(project, 'snippet.ts'));
+    cpSync(join(root, 'examples/deno/main.ts'), join(project, 'example.ts'));
+    const { code, stdout, stderr } = await run(runtime('Deno').binary, ['check', 'snippet.ts', 'example.ts'], cleanEnv({ NO_COLOR: '1' }), 60_000, project);
+    expect(code, stdout + stderr).toBe(0);
   });
 
   it('points at no document outside the repository: docs/contract.md is the contract', () => {

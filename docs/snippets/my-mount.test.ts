@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '@plant-store/adapter-node';
 import { conformanceOptions, describeHttpConformance } from '@plant-store/testing';
-import { createMyStore } from './my-store';
+import { createMyStore } from './my-store.js';
 
 describeHttpConformance({
   name: 'my app',

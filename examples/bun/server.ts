@@ -1,13 +1,7 @@
-// Plant Store on Bun: `bun server.ts`
+// Plant Store on Bun: `bun server.ts`. The types are Bun's own (@types/bun, tsconfig.json).
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
-
-// The little of Bun's global this example uses (`@types/bun` has all of it).
-declare const Bun: {
-  env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): { url: URL };
-};
 
 const fetch = createFetchHandler({
   store: createMemoryStore(),

@@ -1,16 +1,8 @@
-// Plant Store on Deno: `deno run --allow-net --allow-env=PORT,PLANT_TOKEN main.ts`
+// Plant Store on Deno: `deno run --allow-net --allow-env=PORT,PLANT_TOKEN main.ts`.
+// `deno check main.ts` checks it against Deno's own types.
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
-
-// The little of Deno's global this example uses (Deno's own types have all of it).
-declare const Deno: {
-  env: { get(name: string): string | undefined };
-  serve(
-    options: { hostname: string; port: number; onListen: (address: { hostname: string; port: number }) => void },
-    handler: (request: Request) => Promise<Response>,
-  ): unknown;
-};
 
 const fetch = createFetchHandler({
   store: createMemoryStore(),
