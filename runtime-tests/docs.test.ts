@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorTable } from '@plant-store/core';
-import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime } from './runtimes.ts';
 
@@ -277,26 +276,17 @@ describe('documentation', () => {
     }
   });
 
-  it('stops the node:http mount at start, naming the unset variable, when PLANT_TOKEN is missing', async () => {
-    const outfile = join(temporary, 'mount-node-http.mjs');
-    // The packages from their sources, as `start` bundles them: no build needed.
-    const alias = Object.fromEntries(
-      ['core', 'adapter-node', 'store-memory'].map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]),
-    );
-    await build({
-      entryPoints: [join(root, 'docs/snippets/mount-node-http.ts')],
-      outfile,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      alias,
-      logLevel: 'silent',
-    });
-    const { code, stdout, stderr } = await run(process.execPath, [outfile], cleanEnv({}));
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    expect(stderr).toContain('staticTokens: token 0 is undefined; is the variable that should hold it set?');
-    expect(stdout).not.toContain('listening');
-  });
+  // Run as pasted: by Node's own type stripping (on by default from 22.18), as
+  // ES modules (the repository's "type": "module"), the packages as built.
+  const servers = ['mount-node-http.ts', 'mount-express.ts', 'docs-page-node-http.ts', 'docs-page-express.ts', 'fetch-on-node.ts'];
+  it.each(['Node 22', 'Node 24'].flatMap((node) => servers.map((snippet) => [node, snippet] as const)))(
+    '%s runs %s as pasted and stops it at start, naming the unset variable, when PLANT_TOKEN is missing',
+    async (node, snippet) => {
+      const { code, stdout, stderr } = await run(runtime(node).binary, [join('docs/snippets', snippet)], cleanEnv({}));
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      expect(stderr).toContain('staticTokens: token 0 is undefined; is the variable that should hold it set?');
+      expect(stdout).not.toContain('listening');
+    },
+  );
 });

@@ -11,9 +11,13 @@ app.use(
   '/api',
   createNodeHandler({
     store: createMemoryStore(),
-    authenticate: staticTokens(['s3cret-token']),
+    // Throws at start, naming the unset variable, when PLANT_TOKEN is missing.
+    authenticate: staticTokens([process.env.PLANT_TOKEN!]),
     docs: createDocsPage({ title: 'Plants API' }),
   }),
 );
 
-app.listen(8080);
+app.listen(8080, '127.0.0.1', (error) => {
+  if (error) throw error; // the port is taken, say
+  console.log('reference on http://127.0.0.1:8080/api/docs');
+});

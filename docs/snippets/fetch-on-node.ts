@@ -6,7 +6,8 @@ import { createMemoryStore } from '@plant-store/store-memory';
 // The code a Worker runs, on node:http through @whatwg-node/server.
 const adapter = createNodeServerAdapter({
   store: createMemoryStore(),
-  authenticate: staticTokens(['s3cret-token']),
+  // Throws at start, naming the unset variable, when PLANT_TOKEN is missing.
+  authenticate: staticTokens([process.env.PLANT_TOKEN!]),
 });
 
-createServer(adapter).listen(8080, '127.0.0.1');
+createServer(adapter).listen(8080, '127.0.0.1', () => console.log('listening on http://127.0.0.1:8080'));

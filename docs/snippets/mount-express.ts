@@ -10,7 +10,8 @@ app.use(
   '/api',
   createNodeHandler({
     store: createMemoryStore(),
-    authenticate: staticTokens(['s3cret-token']),
+    // Throws at start, naming the unset variable, when PLANT_TOKEN is missing.
+    authenticate: staticTokens([process.env.PLANT_TOKEN!]),
   }),
 );
 
@@ -18,4 +19,7 @@ app.get('/', (_req, res) => {
   res.send('the rest of your app\n');
 });
 
-app.listen(8080);
+app.listen(8080, '127.0.0.1', (error) => {
+  if (error) throw error; // the port is taken, say
+  console.log('listening on http://127.0.0.1:8080');
+});
