@@ -48,6 +48,20 @@ export function expectError(response: RawResponse, status: number, code: number)
   expect(response.body).not.toMatch(/\n\s+at |node:internal|\.ts:\d+/);
 }
 
+/** Headers that differ between any two answers of a server: when it was sent, and how the connection goes on. */
+const PER_ANSWER_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+
+/**
+ * Checks that `head`, the answer to HEAD, is `get`, the answer to GET on the
+ * same path, without its body (RFC 9110 §9.3.2): the same status and the same
+ * headers, `Content-Length` included, so it is the length of GET's body.
+ */
+function expectSameHead(get: RawResponse, head: RawResponse): void {
+  const comparable = (response: RawResponse) => Object.fromEntries(Object.entries(response.headers).filter(([name]) => !PER_ANSWER_HEADERS.has(name)));
+  expect({ status: head.status, body: head.body, headers: comparable(head) }).toEqual({ status: get.status, body: '', headers: comparable(get) });
+  expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
+}
+
 let nextId = BigInt(Date.now()) * 1000n;
 /** An id no earlier test used, so tests can share one store. */
 export function freshId(): bigint {
@@ -290,10 +304,20 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         expect(document.servers).toEqual([{ url: mount || '/' }]);
       });
 
-      it('1201 with Allow: GET for another method on /openapi.json', async () => {
+      it('1201 with Allow: GET, HEAD for another method on /openapi.json', async () => {
         const response = await call({ method: 'POST', path: '/openapi.json', headers: OK_HEADERS, body: '{}' });
         expectError(response, 405, 1201);
-        expect(response.headers['allow']).toBe('GET');
+        expect(response.headers['allow']).toBe('GET, HEAD');
+      });
+
+      it('answers HEAD as GET: the same status and headers, no body', async () => {
+        const base = (await server('working')).baseUrl;
+        // One request id for both (a standalone server sends one), so that the answers may be compared header for header.
+        const headers = { 'x-request-id': 'head-probe' };
+        expectSameHead(await call({ method: 'GET', path: '/openapi.json', headers }), await call({ method: 'HEAD', path: '/openapi.json', headers }));
+        // HEAD /plants is any other method there: 405 with Allow, its Error body left out.
+        const head = await send(base, { method: 'HEAD', path: '/plants', headers: AUTH });
+        expect([head.status, head.headers['allow'], head.headers['content-type'], head.body]).toEqual([405, 'POST', 'application/json', '']);
       });
     });
 
@@ -459,8 +483,24 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         for (const path of ['/healthz', '/readyz']) {
           const response = await callFeatures({ method: 'POST', path, headers: OK_HEADERS, body: '{}' });
           expectError(response, 405, 1201);
-          expect(response.headers['allow']).toBe('GET');
+          expect(response.headers['allow']).toBe('GET, HEAD');
         }
+      });
+
+      it('health and docs: answer HEAD as GET, the same status and headers, no body (uptime checkers probe with HEAD)', async () => {
+        // One request id for both, so that the answers may be compared header for header.
+        const headers = { 'x-request-id': 'head-probe', ...fromApp };
+        const page = await callFeatures({ method: 'GET', path: '/docs', headers });
+        const file = /<script\b[^>]*?\bsrc="([^"]*)"/.exec(page.body)?.[1];
+        expect(file).toBeDefined();
+        for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', `/${file}`, '/docs/no-such-file.js']) {
+          const get = await callFeatures({ method: 'GET', path, headers });
+          expectSameHead(get, await callFeatures({ method: 'HEAD', path, headers }));
+        }
+        const failing = (await server('store-failing')).baseUrl;
+        const notReady = await send(failing, { method: 'GET', path: '/readyz', headers });
+        expectSameHead(notReady, await send(failing, { method: 'HEAD', path: '/readyz', headers }));
+        expect(notReady.status).toBe(503);
       });
 
       it('health: /readyz is 503 (1501) when the store is not ready, and /healthz still 200', async () => {
@@ -490,7 +530,7 @@ export function describeHttpConformance(target: ConformanceTarget): void {
         for (const path of ['/docs/no-such-file.js', '/docs/', '/docs/no-such-file.js/x']) expectError(await callFeatures({ method: 'GET', path }), 404, 1200);
         const post = await callFeatures({ method: 'POST', path: '/docs', headers: OK_HEADERS, body: '{}' });
         expectError(post, 405, 1201);
-        expect(post.headers['allow']).toBe('GET');
+        expect(post.headers['allow']).toBe('GET, HEAD');
       });
     });
 

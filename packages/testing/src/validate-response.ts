@@ -30,6 +30,7 @@ export function dereference<T>(document: T): T {
  * schema (other bodies are text, and not parsed), required headers are
  * there and match theirs. A path the document lacks must answer its
  * `components.responses.NotFound`, a method it lacks `MethodNotAllowed`.
+ * HEAD is checked as GET, but for its body, which it has none of.
  *
  * @returns a function giving the problems with one answer; none is an empty list.
  */
@@ -63,7 +64,9 @@ export function createResponseValidator(document: unknown): (method: string, pat
 
   return (method, path, response) => {
     const pathItem = pathItemOf(path.split('?')[0]!);
-    const operation = pathItem?.[method.toLowerCase()] as Json | undefined;
+    // HEAD is GET without the body (the document lists GET routes only): its head is checked against GET's answer.
+    const head = method.toUpperCase() === 'HEAD';
+    const operation = pathItem?.[head ? 'get' : method.toLowerCase()] as Json | undefined;
     let spec: Json | undefined;
     if (pathItem === undefined) spec = response.status === 404 ? shared['NotFound'] : undefined;
     else if (operation === undefined) spec = response.status === 405 ? shared['MethodNotAllowed'] : undefined;
@@ -79,7 +82,7 @@ export function createResponseValidator(document: unknown): (method: string, pat
     // An exact media type first, then a range (`text/*`, `*/*`), as OpenAPI 3.1 §4.8.14 orders them.
     const media = content?.[type] ?? content?.[`${type.split('/')[0]}/*`] ?? content?.['*/*'];
     if (media === undefined) problems.push(`${where}: content type ${JSON.stringify(type)} not documented`);
-    else if (type === 'application/json' || type.endsWith('+json')) {
+    else if (!head && (type === 'application/json' || type.endsWith('+json'))) {
       let body: unknown;
       try {
         body = JSON.parse(response.body);
