@@ -69,7 +69,9 @@ export interface RunningServer {
  * process.once('SIGTERM', () => running.close().then(() => process.exit(0)));
  */
 export function serve(options: ServeOptions): Promise<RunningServer> {
-  return serveNodeHttp(createNodeHandler(options), options, options.requestId === true);
+  // This server sends every protocol error itself, so the document it serves declares them.
+  const handler = createNodeHandler({ protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], ...options });
+  return serveNodeHttp(handler, options, options.requestId === true);
 }
 
 /**
