@@ -287,7 +287,8 @@ describe.each([
       PLANT_STORE_WORKERS: '2',
       PLANT_STORE_LOG_FORMAT: 'json',
       PLANT_STORE_ACCESS_LOG: 'on',
-      PLANT_STORE_TOKENS: '',
+      // Unset: set but empty stops the start.
+      PLANT_STORE_TOKENS: undefined,
     });
     try {
       const port = Number(new URL(server.baseUrl).port);

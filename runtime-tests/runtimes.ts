@@ -107,7 +107,12 @@ export interface SpawnedServer extends RunningTarget {
  * prints where it listens. A runtime that cannot start rejects with its output,
  * so the run fails with the reason instead of skipping.
  */
-export async function spawnServer(runtime: Runtime, scenario: ConformanceScenario, env: Record<string, string> = {}, shared?: string): Promise<SpawnedServer> {
+export async function spawnServer(
+  runtime: Runtime,
+  scenario: ConformanceScenario,
+  env: Record<string, string | undefined> = {},
+  shared?: string,
+): Promise<SpawnedServer> {
   // A directory of its own, where the default store keeps its data: every
   // server starts with no plants, and nothing is left behind; or `shared`,
   // which outlives it, for servers that must share or find plants again.
@@ -147,7 +152,13 @@ export async function spawnServer(runtime: Runtime, scenario: ConformanceScenari
  * Runs `binary args` with `PORT=0` on 127.0.0.1 and resolves once it prints
  * `listening on http://…`; rejects with its output if it exits or stays silent.
  */
-export async function spawnListening(name: string, binary: string, args: readonly string[], env: Record<string, string>, cwd = root): Promise<SpawnedServer> {
+export async function spawnListening(
+  name: string,
+  binary: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd = root,
+): Promise<SpawnedServer> {
   const child = spawn(binary, args, {
     cwd,
     env: {

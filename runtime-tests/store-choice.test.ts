@@ -158,7 +158,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
   it.each(RUNTIMES.map((target) => target.name))('%s refuses a log format, docs switch or CORS origin that cannot work: one line, exit 1', async (name) => {
     const settings: [string, string, RegExp][] = [
       ['PLANT_STORE_LOG_FORMAT', 'xml', /^plant-store: PLANT_STORE_LOG_FORMAT: expected text or json, got "xml"$/],
-      ['PLANT_STORE_DOCS', 'maybe', /^plant-store: PLANT_STORE_DOCS: expected on or off, got "maybe"$/],
+      ['PLANT_STORE_DOCS', 'maybe', /^plant-store: PLANT_STORE_DOCS: expected on or off \(or true\/false, yes\/no, 1\/0\), got "maybe"$/],
       [
         'PLANT_STORE_CORS_ORIGINS',
         'https://app.example.com/api',
