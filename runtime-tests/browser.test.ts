@@ -144,6 +144,10 @@ describe('the docs page in Chromium', () => {
     const { origin, operation } = await openDocs(page, basePath);
 
     await expect(page.locator('.info .title').textContent()).resolves.toContain('OpenAPI Plant Store');
+    // The intro speaks of answers in words: no raw JSON pointers such as #/components/responses/NotFound.
+    const intro = (await page.locator('.info .description').textContent()) ?? '';
+    expect(intro).toContain('404 (code 1200)');
+    expect(intro).not.toContain('#/');
     await operation.locator('.opblock-summary-control').click();
     const statuses = operation.locator('.responses-table:not(.live-responses-table) > tbody > tr > .response-col_status');
     await statuses.first().waitFor();
@@ -175,16 +179,42 @@ describe('the docs page in Chromium', () => {
     console.log(`docs page at ${basePath}/docs: ${paths.length} requests, ${await activity.transferred()} bytes received`);
   });
 
-  it('creates a plant with "Try it out" and the bearer token, the id exact at 2^63 - 2', async () => {
-    const page = await newPage();
-    const activity = await watch(page);
-    const { origin, operation } = await openDocs(page, '/v1');
-
+  /** Gives the page the bearer token through Authorize. */
+  async function authorize(page: Page) {
     await page.locator('.auth-wrapper button.authorize').click();
     const dialog = page.locator('.dialog-ux .modal-ux');
     await dialog.locator('input').first().fill(TOKEN);
     await dialog.locator('button.modal-btn.authorize').click();
     await dialog.locator('button.btn-done').click();
+  }
+
+  it('starts "Try it out" from the document\'s example, a real plant, and creates it as shown', async () => {
+    const page = await newPage();
+    const activity = await watch(page);
+    const { origin, operation } = await openDocs(page, '');
+    await authorize(page);
+    await operation.locator('.opblock-summary-control').click();
+    await operation.locator('button.try-out__btn').click();
+    const body = operation.locator('textarea.body-param__text');
+    expect(JSON.parse(await body.inputValue())).toEqual({ id: 10, name: 'Monstera', tag: 'tropical' });
+    const posted = page.waitForResponse((response) => response.request().method() === 'POST');
+    await operation.locator('button.execute').click();
+    const answer = await posted;
+    expect([answer.url(), answer.status()]).toEqual([`${origin}/plants`, 200]);
+    expect(await answer.json()).toEqual({ name: 'Monstera', tag: 'tropical' });
+    expect(await store.get(10n)).toEqual({ name: 'Monstera', tag: 'tropical' });
+    // Swagger UI's own placeholder plant, had the document no example.
+    expect(await store.get(0n)).toBeUndefined();
+    expect(activity.failures).toEqual([]);
+    expect(activity.consoleErrors).toEqual([]);
+    await expect(activity.violations()).resolves.toEqual([]);
+  });
+
+  it('creates a plant with "Try it out" and the bearer token, the id exact at 2^63 - 2', async () => {
+    const page = await newPage();
+    const activity = await watch(page);
+    const { origin, operation } = await openDocs(page, '/v1');
+    await authorize(page);
 
     await operation.locator('.opblock-summary-control').click();
     await operation.locator('button.try-out__btn').click();
@@ -306,6 +336,35 @@ describe('@plant-store/client in Chromium, across origins', () => {
     });
     expect(conflict.status).toBe(409);
     expect(((await conflict.json()) as { error: number }).error).toBe(1300);
+  });
+
+  it('lets a page on the allowed origin send Idempotency-Key, which the service accepts and ignores: the id is the key', async () => {
+    const from = arrived.length;
+    const page = await newPage();
+    const activity = await watch(page);
+    await page.goto(`${allowedPage}/?${new URLSearchParams({ api: `${api}/v1`, token: TOKEN })}`);
+    // As a client of draft-ietf-httpapi-idempotency-key-header sends every create: the same key, the same body, twice; then another body.
+    const statuses = await page.evaluate(
+      async ({ url, token }) => {
+        const create = async (body: string) =>
+          (
+            await fetch(url, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'b2c1e0d4-key' },
+              body,
+            })
+          ).status;
+        return [await create('{"id":77,"name":"Fern"}'), await create('{"id":77,"name":"Fern"}'), await create('{"id":77,"name":"Ivy"}')];
+      },
+      { url: `${api}/v1/plants`, token: TOKEN },
+    );
+    expect(statuses).toEqual([200, 200, 409]);
+    expect(await store.get(77n)).toEqual({ name: 'Fern' });
+    const preflight = arrived.slice(from).find(({ method }) => method === 'OPTIONS');
+    expect(preflight?.requestHeaders?.split(',').sort()).toEqual(['authorization', 'content-type', 'idempotency-key']);
+    // The one answer of 400 or more is the conflict, which the page could read; nothing was blocked.
+    expect(activity.failures).toEqual([`POST ${api}/v1/plants: 409`]);
+    expect(activity.consoleErrors.join('\n')).not.toMatch(/CORS/);
   });
 
   it('fails with a network error, and stores nothing, from a page on an origin not allowed', async () => {
