@@ -96,6 +96,25 @@ describe('examples', () => {
     await exercise(server.baseUrl, '', { path: '/other', status: 404 });
   });
 
+  // As a careful deployment would: no token of their own to fall back on.
+  const node = (name: string, file: string) => ({ name, file, binary: process.execPath, args: [file] });
+  it.each([
+    node('node-http', 'server.mjs'),
+    node('express', 'server.mjs'),
+    node('fastify', 'server.mjs'),
+    node('fastify', 'middie.mjs'),
+    node('koa', 'server.mjs'),
+    node('hono', 'server.mjs'),
+    node('h3', 'server.mjs'),
+    { name: 'bun', file: 'server.ts', binary: runtime('Bun').binary, args: ['server.ts'] },
+    { name: 'deno', file: 'main.ts', binary: runtime('Deno').binary, args: ['run', '--allow-net=127.0.0.1', '--allow-env=PORT,PLANT_TOKEN', 'main.ts'] },
+  ])('$name/$file: stops at start without PLANT_TOKEN', async ({ name, binary, args }) => {
+    const refused = spawnListening(name, binary, args, {}, join(examples, name));
+    await expect(refused).rejects.toThrow(
+      /exited with [1-9]\d* before listening:[\s\S]*staticTokens: token 0 is empty; is the variable that should hold it set\?/,
+    );
+  });
+
   it('cloudflare-worker: bundled as Wrangler would, run on workerd', async () => {
     // Inside the project: workerd refuses module paths that climb out of the working directory.
     const outdir = fileURLToPath(new URL('./dist/', import.meta.url));

@@ -5,7 +5,8 @@ import { createMemoryStore } from '@plant-store/store-memory';
 
 const fetch = createFetchHandler({
   store: createMemoryStore(),
-  authenticate: staticTokens([Bun.env.PLANT_TOKEN ?? 'change-me']),
+  // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+  authenticate: staticTokens([Bun.env.PLANT_TOKEN ?? '']),
 });
 
 const server = Bun.serve({ hostname: '127.0.0.1', port: Number(Bun.env.PORT ?? 3000), fetch });

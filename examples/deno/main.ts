@@ -6,7 +6,8 @@ import { createMemoryStore } from '@plant-store/store-memory';
 
 const fetch = createFetchHandler({
   store: createMemoryStore(),
-  authenticate: staticTokens([Deno.env.get('PLANT_TOKEN') ?? 'change-me']),
+  // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+  authenticate: staticTokens([Deno.env.get('PLANT_TOKEN') ?? '']),
 });
 
 Deno.serve(

@@ -9,7 +9,8 @@ app.use(
   '/api',
   createNodeHandler({
     store: createMemoryStore(),
-    authenticate: staticTokens([process.env.PLANT_TOKEN ?? 'change-me']),
+    // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+    authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
   }),
 );
 app.get('/', (_req, res) => {

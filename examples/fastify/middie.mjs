@@ -15,7 +15,8 @@ app.use(
   createNodeHandler({
     mountPath: '/api',
     store: createMemoryStore(),
-    authenticate: staticTokens([process.env.PLANT_TOKEN ?? 'change-me']),
+    // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+    authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
   }),
 );
 app.get('/', () => 'the rest of your app\n');

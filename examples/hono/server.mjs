@@ -10,7 +10,8 @@ const plants = createFetchHandler({
   // mount() strips /api before calling the handler; this tells Plant Store, for its OpenAPI document.
   mountPath: '/api',
   store: createMemoryStore(),
-  authenticate: staticTokens([process.env.PLANT_TOKEN ?? 'change-me']),
+  // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+  authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
 });
 
 const app = new Hono();

@@ -7,7 +7,8 @@ import { createMemoryStore } from '@plant-store/store-memory';
 
 const plants = createNodeHandler({
   store: createMemoryStore(),
-  authenticate: staticTokens([process.env.PLANT_TOKEN ?? 'change-me']),
+  // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
+  authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
 });
 
 const server = createServer((req, res) =>
