@@ -1,3 +1,4 @@
+// server.ts, run with PLANT_TOKEN set: `node server.ts` on Node 22.18+, `npx tsx server.ts` on Node 20
 import { createServer } from 'node:http';
 import { staticTokens } from '@plant-store/core';
 import { createNodeHandler } from '@plant-store/adapter-node';
