@@ -1,5 +1,5 @@
 // Plant Store on Deno: `deno run --allow-net --allow-env=PORT,PLANT_TOKEN main.ts`.
-// `deno check main.ts` checks it against Deno's own types.
+// The types are Deno's own (the tests run `deno check` on it, installed as npm installs it).
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
