@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
 import { createNodeHandler } from '@plant-store/adapter-node';
+import { PROTOCOL_ERRORS, type ProtocolErrorKind } from '@plant-store/core';
 import { docsPage } from '@plant-store/docs-page';
 import { serve } from '@plant-store/server';
 import { conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
@@ -34,10 +35,10 @@ async function listen(server: Server, path = ''): Promise<RunningTarget> {
 /**
  * A library target's handler options for `scenario`: quiet, and in the working
  * scenario with the routes every standalone server adds (health and the docs
- * page), so that all serve the same OpenAPI document.
+ * page) and the refusals it declares, so that all serve the same OpenAPI document.
  */
 function libraryOptions(scenario: ConformanceScenario) {
-  const standalone = scenario === 'working' ? { health: true, docs: docsPage } : {};
+  const standalone = scenario === 'working' ? { health: true, docs: docsPage, protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[] } : {};
   return { ...conformanceOptions(scenario, createMemoryStore()), ...standalone, onError: () => {} };
 }
 const TARGETS: readonly Target[] = [
