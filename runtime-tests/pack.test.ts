@@ -2,15 +2,18 @@
 // `workspace:*` into versions), installed by npm from the tarballs into a fresh
 // project, then run from there: a server from the installed adapter, store and
 // core, the installed `plant-store` command, the installed client, and every
-// package's CommonJS and ES module builds. Needs the packages built first.
+// package's CommonJS and ES module builds. Then docs/install.md's commands for
+// installing from the tarballs, run as written from their snippet files with npm,
+// pnpm, Bun and Deno, each in a fresh project beside the tarballs, and a create
+// through what each installed. Needs the packages built first.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnListening } from './runtimes.ts';
+import { runtime, spawnListening } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TOKEN = 'pack-token';
@@ -31,7 +34,8 @@ const packages: Publishable[] = readdirSync(join(root, 'packages'))
   .map(({ dir, manifest }) => ({ name: manifest.name, version: manifest.version, dir }));
 
 const work = mkdtempSync(join(tmpdir(), 'plant-store-pack-'));
-const packs = join(work, 'packs');
+// The name docs/install.md gives the directory, beside the projects that install from it.
+const packs = join(work, 'plant-store-packs');
 const project = join(work, 'project');
 const closers: (() => Promise<unknown>)[] = [];
 const tarballs = new Map<string, string>();
@@ -246,3 +250,102 @@ console.log(JSON.stringify(loaded));
     expect(await loaded('load.cjs')).toEqual(ok.map((line) => (line === '@plant-store/testing: ok' ? refused : line)));
   });
 });
+
+/** A snippet of docs/install.md, as a path. */
+const snippet = (name: string) => join(root, 'docs/snippets', name);
+
+/**
+ * A directory of `pnpm`, `bun` and `deno` commands, first on the PATH of the install
+ * commands: the snippets call them by name, as a user's shell would, and the test run
+ * takes them from the registry packages the repository installs.
+ */
+function commandsDir(): string {
+  const bin = join(work, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\nexec npx ${PNPM.join(' ')} "$@"\n`, { mode: 0o755 });
+  symlinkSync(runtime('Bun').binary, join(bin, 'bun'));
+  symlinkSync(runtime('Deno').binary, join(bin, 'deno'));
+  return bin;
+}
+
+/** A fresh project beside the tarballs, `files` copied in (target name → snippet), and the snippet `install` run in it by `sh`. */
+async function installAsDocumented(name: string, files: Record<string, string>, install: string): Promise<string> {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  for (const [target, source] of Object.entries(files)) copyFileSync(snippet(source), join(dir, target));
+  const bin = existsSync(join(work, 'bin')) ? join(work, 'bin') : commandsDir();
+  await run('sh', [snippet(install)], dir, 180_000, { ...cleanEnv(), PATH: `${bin}:${process.env['PATH'] ?? ''}`, DENO_NO_UPDATE_CHECK: '1' });
+  return dir;
+}
+
+/** One create through a Fetch handler built from the installed packages, run by Bun or Deno in the project. */
+const FETCH_CHECK = `import { staticTokens } from '@plant-store/core';
+import { createFetchHandler } from '@plant-store/adapter-fetch';
+import { createMemoryStore } from '@plant-store/store-memory';
+
+const handle = createFetchHandler({ store: createMemoryStore(), authenticate: staticTokens(['${TOKEN}']) });
+const response = await handle(
+  new Request('http://localhost/plants', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ${TOKEN}', 'content-type': 'application/json' },
+    body: '{"id":9007199254740993,"name":"Installed"}',
+  }),
+);
+console.log(response.status, await response.text());
+`;
+
+/** The server of server.mjs, from the project at `dir`, answers a create. */
+async function createThroughNodeServer(dir: string): Promise<[number, string]> {
+  copyFileSync(join(project, 'server.mjs'), join(dir, 'server.mjs'));
+  const server = await spawnListening(`server in ${dir}`, process.execPath, ['server.mjs'], { PLANT_TOKEN: TOKEN }, dir);
+  try {
+    const answer = await send(server.baseUrl, {
+      path: '/plants',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":9007199254740993,"name":"Installed"}',
+    });
+    return [answer.status, answer.body];
+  } finally {
+    await server.close();
+  }
+}
+
+/** The version of `name` installed in the project at `dir`. */
+function installedFrom(dir: string, name: string): string {
+  const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+describe("docs/install.md's commands, from the tarballs, as written", () => {
+  const created = [200, '{"name":"Installed"}'];
+
+  it('npm: installs the three tarballs in one command, and the mount serves', async () => {
+    const dir = await installAsDocumented('app-npm', { 'package.json': 'packs-package.json' }, 'install-npm.sh');
+    expect(installedFrom(dir, '@plant-store/core')).toBe(tarballVersion('@plant-store/core'));
+    expect(await createThroughNodeServer(dir)).toEqual(created);
+  }, 240_000);
+
+  it("pnpm: installs them with the package.json's resolutions, and the mount serves", async () => {
+    const dir = await installAsDocumented('app-pnpm', { 'package.json': 'packs-package.json' }, 'install-pnpm.sh');
+    expect(await createThroughNodeServer(dir)).toEqual(created);
+  }, 240_000);
+
+  it("Bun: resolves the adapter's and the store's @plant-store/core to the core tarball through the resolutions, and a Fetch handler creates", async () => {
+    const dir = await installAsDocumented('app-bun', { 'package.json': 'packs-package.json' }, 'install-bun.sh');
+    expect(existsSync(join(dir, 'node_modules/@plant-store/adapter-fetch/node_modules')), 'a second core under the adapter').toBe(false);
+    writeFileSync(join(dir, 'check.ts'), FETCH_CHECK);
+    expect(await run(runtime('Bun').binary, ['check.ts'], dir, 30_000)).toBe(`200 ${created[1]}\n`);
+  }, 240_000);
+
+  it('Deno: links the unpacked tarballs in deno.json, installs, and a Fetch handler creates', async () => {
+    const dir = await installAsDocumented('app-deno', { 'deno.json': 'packs-deno.json' }, 'install-deno.sh');
+    writeFileSync(join(dir, 'check.ts'), FETCH_CHECK);
+    const env = { ...cleanEnv(), DENO_NO_UPDATE_CHECK: '1' };
+    expect(await run(runtime('Deno').binary, ['run', 'check.ts'], dir, 60_000, env)).toBe(`200 ${created[1]}\n`);
+  }, 240_000);
+});
+
+/** The version in a package's tarball name, as pnpm wrote it. */
+function tarballVersion(name: string): string {
+  return /-(\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(tarballs.get(name)!)![1]!;
+}
