@@ -5,7 +5,7 @@ import { startCreatePlant, type Created } from './create-plant.ts';
 import { createReadinessCheck } from './create-readiness-check.ts';
 import type { DocsPage } from './docs-page.ts';
 import { createDocsResponses } from './docs-responses.ts';
-import { errorResponse, JSON_HEADERS, SHUTTING_DOWN, type ProtocolErrorKind } from './error-response.ts';
+import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS, SHUTTING_DOWN, type ProtocolErrorKind } from './error-response.ts';
 import type { Failure, Result } from './failure.ts';
 import type { BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 import type { PendingBody } from './pending-body.ts';
@@ -395,12 +395,11 @@ function isGetOrHead(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
 }
 
-const PROTOCOL_ERROR_KINDS: readonly string[] = ['malformed-request', 'request-timeout', 'headers-too-large'] satisfies ProtocolErrorKind[];
-
 function protocolErrorsOption(given: unknown): readonly ProtocolErrorKind[] {
   if (given === undefined) return [];
-  if (!Array.isArray(given) || !given.every((kind) => PROTOCOL_ERROR_KINDS.includes(kind as string))) {
-    throw new TypeError(`createPlantHandler: \`protocolErrors\` must be a list of ${PROTOCOL_ERROR_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`);
+  if (!Array.isArray(given) || !given.every((kind) => typeof kind === 'string' && Object.hasOwn(PROTOCOL_ERRORS, kind))) {
+    const kinds = Object.keys(PROTOCOL_ERRORS).map((kind) => JSON.stringify(kind));
+    throw new TypeError(`createPlantHandler: \`protocolErrors\` must be a list of ${kinds.join(', ')}`);
   }
   return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
 }

@@ -2,7 +2,7 @@
 // the handler to serve and for the build to ship as @plant-store/core/openapi.json.
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { ProtocolErrorKind } from './error-response.ts';
+import { PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
 import { errorTable, type ErrorKind } from './error-table.ts';
 import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
 
@@ -92,8 +92,6 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   507: ['InsufficientStorage', 'Insufficient Storage'],
 };
 
-const PROTOCOL_KINDS: readonly ProtocolErrorKind[] = ['malformed-request', 'request-timeout', 'headers-too-large'];
-
 // Routing, CORS preflights, and the HTTP server for a request it cannot read
 // (not HTTP, headers too large), answer before any operation runs, so these
 // belong to no operation. A request timeout can also pass while a create's
@@ -105,7 +103,7 @@ function answeredKinds(routes: DocumentedRoutes): ErrorKind[] {
   const protocolErrors = routes.protocolErrors ?? [];
   return (Object.keys(errorTable) as ErrorKind[]).filter((kind) => {
     if (kind === 'origin-not-allowed') return routes.cors === true;
-    if ((PROTOCOL_KINDS as readonly string[]).includes(kind)) return (protocolErrors as readonly string[]).includes(kind);
+    if (kind in PROTOCOL_ERRORS) return (protocolErrors as readonly string[]).includes(kind);
     return true;
   });
 }
