@@ -1,11 +1,15 @@
-// Starts a standalone server straight from the sources: `pnpm start` (Node),
-// `pnpm start:bun`, `start:deno`, `start:workerd`. It first installs what
-// serving needs, and only that (not the test tools and runtimes), unless the
-// install is already up to date. Each entry is then bundled into one file with
-// esbuild (a fraction of a second), and only when a source it was built from
-// has changed since, so a second start costs next to nothing.
+// Runs on Node 20+, from the repository root: `npm start` (Node), and
+// `npm run start:bun`, `start:deno`, `start:workerd`. It starts a standalone
+// server straight from the sources. On a checkout with nothing installed, or
+// whose lockfile or manifests changed since the last install, it first
+// installs what serving needs and only that (the `dependencies` of the
+// server's workspace packages and of the root: esbuild and Swagger UI's
+// files), never the test toolchain; a checkout with the full install keeps it
+// full. Each entry is then bundled into one file with esbuild (a fraction of a
+// second), and only when a source it was built from has changed since, so a
+// second start needs neither the registry nor a package manager.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,36 +17,79 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const server = fileURLToPath(new URL('..', import.meta.url));
 const root = join(server, '../..');
 const out = join(server, 'dist/start');
+const pinnedPnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
+/** The command that installs the test toolchain and the other runtimes' binaries, for messages. */
+const FULL_INSTALL = `npx --yes ${pinnedPnpm} install`;
 
-/** Whether `pnpm install` has run since the lockfile or a package manifest last changed. */
-function installed() {
+/** How messages name each runtime. @type {Record<string, string>} */
+const NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
+
+/** The workspace packages the server is made of, bundled from their sources. */
+const SERVING = ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page'];
+
+/**
+ * What the last `pnpm install` left: whether it brought the development
+ * dependencies too (the full install), and whether it is older than the
+ * lockfile, the workspace settings or a manifest of what serving needs.
+ * `undefined` when nothing is installed.
+ * @returns {{ full: boolean, stale: boolean } | undefined}
+ */
+function lastInstall() {
   const modules = join(root, 'node_modules/.modules.yaml');
-  if (!existsSync(modules) || !existsSync(join(server, 'node_modules/esbuild'))) return false;
+  // esbuild is the root's own dependency: without it, the install was not this layout's.
+  if (!existsSync(modules) || !existsSync(join(root, 'node_modules/esbuild/package.json'))) return undefined;
+  /** @type {{ included?: { devDependencies?: boolean } }} */
+  let state;
+  try {
+    // pnpm writes this YAML file as JSON.
+    state = JSON.parse(readFileSync(modules, 'utf8'));
+  } catch {
+    return undefined;
+  }
   const at = statSync(modules).mtimeMs;
-  const manifests = [
-    'pnpm-lock.yaml',
-    'package.json',
-    ...['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page', 'server'].map(
-      (name) => `packages/${name}/package.json`,
-    ),
-  ];
-  return manifests.every((file) => statSync(join(root, file)).mtimeMs <= at);
+  const inputs = ['pnpm-lock.yaml', 'pnpm-workspace.yaml', 'package.json', ...[...SERVING, 'server'].map((name) => `packages/${name}/package.json`)];
+  return { full: state.included?.devDependencies === true, stale: inputs.some((file) => statSync(join(root, file)).mtimeMs > at) };
 }
 
-function installServing() {
-  // Under `pnpm start`, pnpm names itself; run directly, the pinned pnpm through npx.
-  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
-  const [command, ...pnpm] = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, process.env.npm_execpath] : ['npx', '--yes', pinned];
-  execFileSync(command, [...pnpm, 'install', '--frozen-lockfile', '--filter', '@plant-store/server...'], { cwd: root, stdio: 'inherit' });
+/**
+ * Runs the pinned pnpm: the one running this script under `pnpm start`,
+ * otherwise through npm's `exec` (`npx`), from npm's cache when it is there,
+ * so that a start with no network does not wait for the registry.
+ * @param {string[]} args
+ */
+function pnpm(args) {
+  const execpath = process.env.npm_execpath ?? '';
+  const [command, ...prefix] = /pnpm/.test(execpath)
+    ? [process.execPath, execpath]
+    : /npm-cli\.js$/.test(execpath)
+      ? [process.execPath, execpath, 'exec', '--yes', '--prefer-offline', '--', pinnedPnpm]
+      : ['npx', '--yes', '--prefer-offline', pinnedPnpm];
+  execFileSync(command, [...prefix, ...args], { cwd: root, stdio: 'inherit' });
+}
+
+/**
+ * Installs what `runtime` needs when the last install is missing or stale.
+ * Node needs the serving install: `--prod` leaves out every devDependency,
+ * the root's toolchain included (pnpm always installs the workspace root
+ * along with a filtered selection, https://github.com/pnpm/pnpm/issues/7208).
+ * Bun, Deno and workerd come from the full install, which only its own
+ * command brings.
+ * @param {string} runtime
+ */
+function ensureInstalled(runtime) {
+  const last = lastInstall();
+  if (runtime !== 'node' && last?.full !== true) {
+    console.error(`plant-store: start:${runtime} runs ${NAMES[runtime]} from the full install, which is not there; run ${FULL_INSTALL} first`);
+    process.exit(1);
+  }
+  if (last !== undefined && !last.stale) return;
+  // The tarballs a stale install already fetched come from pnpm's store, not the registry.
+  if (last?.full) pnpm(['install', '--prefer-offline']);
+  else pnpm(['install', '--frozen-lockfile', '--prefer-offline', '--prod', '--filter', '@plant-store/server...']);
 }
 
 // Every workspace package from its sources, so nothing has to be built first.
-const alias = Object.fromEntries(
-  ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page'].map((name) => [
-    `@plant-store/${name}`,
-    join(root, 'packages', name, 'src/index.ts'),
-  ]),
-);
+const alias = Object.fromEntries(SERVING.map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]));
 
 /**
  * `<file>?raw` imports (the docs page's Swagger UI files) as the file's text,
@@ -100,6 +147,8 @@ async function bundle([name, entry, platform]) {
   const result = await esbuild.build({
     entryPoints: [join(server, entry)],
     outfile,
+    // Written below, each file whole: another start running at the same time reads either bundle, never half of one.
+    write: false,
     bundle: true,
     format: 'esm',
     platform,
@@ -116,25 +165,94 @@ async function bundle([name, entry, platform]) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  mkdirSync(out, { recursive: true });
+  for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   // This script too: a change in how bundles are built makes them stale.
   // Inputs are relative to the working directory, raw files absolute after their namespace.
   const inputs = [
     fileURLToPath(import.meta.url),
     ...Object.keys(result.metafile?.inputs ?? {}).map((input) => resolve(process.cwd(), input.replace(/^raw-text:/, ''))),
   ];
-  writeFileSync(inputsFile, JSON.stringify(inputs));
+  // Last, so that a start stopped halfway leaves no record of a bundle it did not finish.
+  writeWhole(inputsFile, JSON.stringify(inputs));
   return outfile;
 }
 
+/**
+ * Writes `path` through a file beside it and a rename.
+ * @param {string} path
+ * @param {string | Uint8Array} contents
+ */
+function writeWhole(path, contents) {
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, contents);
+  renameSync(partial, path);
+}
+
+/**
+ * The directories Deno's server reads and writes: the SQLite file's, where
+ * SQLite also keeps the file's `-wal` and `-shm` companions, or the default
+ * store's, `.plant-store`; none for `memory:` and PostgreSQL. Read from
+ * `PLANT_STORE_DATABASE_URL` as `parseDatabaseUrl` (src/parse-database-url.ts)
+ * reads it; a value it refuses grants nothing, and the server says why it
+ * cannot start.
+ * @param {string | undefined} value
+ * @returns {string[]}
+ */
+function denoStoreDirectories(value) {
+  const text = value?.trim() ?? '';
+  if (text === '') return ['.plant-store'];
+  const colon = text.indexOf(':');
+  const scheme = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
+  let path = '';
+  if (scheme === 'sqlite') path = text.slice(colon + 1);
+  else if (scheme === 'file') {
+    const rest = text.slice('file:'.length);
+    try {
+      path = decodeURIComponent((rest.startsWith('//') ? rest.slice(rest.indexOf('/', 2)) : rest).split(/[?#]/)[0] ?? '');
+    } catch {
+      path = '';
+    }
+  }
+  return path === '' ? [] : [dirname(resolve(path))];
+}
+
+/**
+ * Deno's permission flags for the server: the network, every variable (the
+ * server reads its own, postgres.js the `PG…` ones, and unknown
+ * `PLANT_STORE_…` names are looked for), the store's directory, and with
+ * `PLANT_STORE_WORKERS` asking for several processes, Deno's own binary, to
+ * start the others.
+ * @param {string} binary
+ * @returns {string[]}
+ */
+function denoPermissions(binary) {
+  const directories = denoStoreDirectories(process.env.PLANT_STORE_DATABASE_URL);
+  // Deno splits a flag's value at every comma, with no way to escape one (https://github.com/denoland/deno/issues/32010).
+  const comma = directories.find((path) => path.includes(','));
+  if (comma !== undefined) {
+    console.error(
+      `plant-store: PLANT_STORE_DATABASE_URL: Deno cannot be granted ${comma}, whose path holds a comma; keep the SQLite file in another directory`,
+    );
+    process.exit(1);
+  }
+  return [
+    '--allow-net',
+    '--allow-env',
+    ...(directories.length > 0 ? [`--allow-read=${directories.join(',')}`, `--allow-write=${directories.join(',')}`] : []),
+    ...(Number(process.env.PLANT_STORE_WORKERS?.trim() || '1') > 1 ? [`--allow-run=${binary}`] : []),
+  ];
+}
+
 const runtime = process.argv[2] ?? 'node';
-// What follows the runtime is the server's own (`pnpm start --help`).
+// What follows the runtime is the server's own (`npm start -- --help`).
 const serverArgs = process.argv.slice(3);
 const chosen = RUNTIMES[runtime];
 if (chosen === undefined) {
   console.error(`plant-store: unknown runtime ${runtime}; expected one of ${Object.keys(RUNTIMES).join(', ')}`);
   process.exit(1);
 }
-if (!installed()) installServing();
+ensureInstalled(runtime);
 const files = [];
 for (const entry of chosen) files.push(await bundle(entry));
 // esbuild's service process would outlive the server and hold its output open.
@@ -146,23 +264,14 @@ if (runtime === 'node' || runtime === 'workerd') {
   process.argv.splice(2, 1);
   await import(pathToFileURL(/** @type {string} */ (files[0])).href);
 } else {
-  // Bun and Deno come from the registry packages the test install brings.
+  // Bun and Deno come from the registry packages the full install brings.
   const require = createRequire(join(root, 'runtime-tests/package.json'));
   const binary =
     runtime === 'bun' ? join(dirname(require.resolve('bun/package.json')), 'bin/bun.exe') : join(dirname(require.resolve('deno/package.json')), 'deno');
   const file = /** @type {string} */ (files[0]);
-  // Deno: the variables the server reads (postgres.js reads PG… ones), and the default store's directory;
-  // with PLANT_STORE_WORKERS asking for several processes, its own binary too, to start the others.
-  const deno = [
-    '--allow-net',
-    '--allow-env=HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PLANT_STORE_WORKERS,PG*',
-    '--allow-read=.plant-store',
-    '--allow-write=.plant-store',
-    ...(Number(process.env.PLANT_STORE_WORKERS?.trim() || '1') > 1 ? [`--allow-run=${binary}`] : []),
-  ];
-  const args = runtime === 'bun' ? [file, ...serverArgs] : ['run', ...deno, file, ...serverArgs];
+  const args = runtime === 'bun' ? [file, ...serverArgs] : ['run', ...denoPermissions(binary), file, ...serverArgs];
   const child = spawn(binary, args, { stdio: 'inherit', env: { DO_NOT_TRACK: '1', DENO_NO_UPDATE_CHECK: '1', ...process.env } });
-  // The signal reaches the whole foreground group; wait for the server's own graceful stop.
+  // A signal sent to this process alone (kill, a supervisor) reaches the server too; it stops gracefully either way.
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
   child.once('exit', (code) => process.exit(code ?? 1));
 }
