@@ -36,18 +36,26 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     cluster.worker?.on('error', () => {});
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served);
-    const records = startupRecords(config, running.url, served.store);
-    // A worker of several tells the primary, which prints one startup block for all.
-    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', url: running.url, records } satisfies ListeningMessage);
-    else console.log(formatLogRecords(records, config.logFormat));
+    // Listening for signals before saying it listens: whoever reads that line may
+    // signal at once (a test, a supervisor), and until a listener is there a signal
+    // ends the process at once. On every signal, not once: npm and pnpm pass a
+    // terminal's Ctrl-C on to the server, which got it already with its process
+    // group, and a second SIGINT without a listener would end the drain.
+    let stopping = false;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
+        if (stopping) return;
+        stopping = true;
         void running
           .close()
           .then(() => served.close())
           .then(() => process.exit(0));
       });
     }
+    const records = startupRecords(config, running.url, served.store);
+    // A worker of several tells the primary, which prints one startup block for all.
+    if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', url: running.url, records } satisfies ListeningMessage);
+    else console.log(formatLogRecords(records, config.logFormat));
   } catch (error) {
     stopOnStartError(error, env);
   }

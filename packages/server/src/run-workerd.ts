@@ -109,8 +109,12 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   ).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);
   });
+  // On every signal, not once, as on Node (run-node.ts): a second SIGINT passed on by npm or pnpm must not end the drain.
+  let stopping = false;
   for (const signal of signals) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       void running.close().then(() => {
         proxy.close();
         process.exit(0);
