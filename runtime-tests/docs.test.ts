@@ -133,7 +133,7 @@ describe('documentation', () => {
 
   it('opens the front page with the two commands, byte for byte', () => {
     const first = parsed.get('README.md')!.blocks[0]!;
-    expect([first.info, first.content]).toEqual(['sh', 'npx --yes pnpm@10.34.9 start\nnpx --yes pnpm@10.34.9 install && npx --yes pnpm@10.34.9 test\n']);
+    expect([first.info, first.content]).toEqual(['sh', 'npm start\nnpx --yes pnpm@10.34.9 install && npx --yes pnpm@10.34.9 test\n']);
   });
 
   it('has a snippet file, equal to the block, before every fenced block', () => {
