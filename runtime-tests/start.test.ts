@@ -44,13 +44,16 @@ afterAll(() => {
 
 /**
  * The environment of a user's terminal: none of the variables the test run's
- * own package manager set (`npm_*`), no server settings, and every connection
- * through the counting proxy (npm and pnpm read both spellings).
+ * own package manager set for its scripts (`npm_*`; pnpm's would point npm at
+ * pnpm's own config file), except where this machine keeps npm's cache and
+ * which registry and certificates it uses; no server settings; and every
+ * connection through the counting proxy (npm and pnpm read both spellings).
  */
 function terminalEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const kept = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_cafile', 'npm_config_userconfig']);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(npm_|PLANT_STORE_|HOST$|PORT$)/i.test(name)) env[name] = value;
+    if (kept.has(name) || !/^(npm_|PLANT_STORE_|HOST$|PORT$)/i.test(name)) env[name] = value;
   }
   const through = { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, npm_config_https_proxy: proxyUrl, npm_config_proxy: proxyUrl, NO_PROXY: '' };
   return { ...env, ...through, PORT: '0', PLANT_STORE_TOKENS: TOKEN, ...extra };
