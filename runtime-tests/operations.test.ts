@@ -1,10 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
-import { runtime, RUNTIMES, spawnServer, withWorkers, type Runtime, type SpawnedServer } from './runtimes.ts';
+import { runtime, RUNTIMES, runToExit, spawnServer, withWorkers, type Runtime, type SpawnedServer } from './runtimes.ts';
 
 // What operators expect of the standalone server, on every runtime: the
 // command line, health probes, JSON logs, request ids, CORS and the docs page.
@@ -27,27 +27,17 @@ const VARIABLES = [
 ];
 
 /** Runs the production entry of `target` with `args` and more variables to its end (10 s at most). */
-function runCommand(
+async function runCommand(
   target: Runtime,
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(target.binary, [...target.production, ...args], {
+  const { code, stdout, stderr } = await runToExit(target.binary, [...target.production, ...args], {
     cwd: process.cwd(),
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DENO_NO_UPDATE_CHECK: '1', PLANT_STORE_TOKENS: 'never-printed-token', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PLANT_STORE_TOKENS: 'never-printed-token', ...env },
+    killAfterMs: 10_000,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  return new Promise((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return { code, stdout, stderr };
 }
 
 /** Every JSON line a server printed, parsed; fails on a line that is neither JSON nor a runtime's own warning. */

@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
+import { afterAll } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -224,4 +225,67 @@ function killGroup(child: ChildProcess): void {
   } catch {
     // Nothing left.
   }
+}
+
+/** What a process printed and how it ended: see {@link runToExit}. */
+export interface Exited {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** From the spawn to the exit. */
+  readonly ms: number;
+}
+
+/**
+ * Runs `binary args` in `cwd` with only `env` and what any process needs, and
+ * resolves once it has exited (killed after `killAfterMs`, 30 s by default)
+ * and its output is closed. It runs in its own process group, ended when it
+ * exits, so that processes it starts (workerd under miniflare, workers) never
+ * outlive it.
+ */
+export function runToExit(
+  binary: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: Record<string, string | undefined>; readonly killAfterMs?: number },
+): Promise<Exited> {
+  const started = Date.now();
+  const child = spawn(binary, args, {
+    cwd: options.cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+  // Timed at its exit; what it printed is whole once its output closes, which
+  // processes it left holding that output would delay: they go first.
+  const exited = new Promise<{ code: number | null; ms: number }>((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const ms = Date.now() - started;
+      killGroup(child);
+      resolve({ code, ms });
+    }),
+  );
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return Promise.all([exited, closed]).then(([{ code, ms }]) => ({ code, stdout, stderr, ms }));
+}
+
+/**
+ * A function making new temporary directories named `prefix…` (their real
+ * paths, as a server prints them), all removed after the file's tests.
+ */
+export function temporaryDirectories(prefix: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const directory of made.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+  return () => {
+    const directory = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+    made.push(directory);
+    return directory;
+  };
 }

@@ -2,26 +2,16 @@
 // and 24, Bun, Deno, workerd): settings a new user gets wrong, and starts that fail, each said in
 // one line that names the setting and the fix. Real occupied ports, real files in temporary
 // directories.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
-import { afterAll, describe, expect, it } from 'vitest';
-import { RUNTIMES, spawnServer, type Runtime } from './runtimes.ts';
+import { describe, expect, it } from 'vitest';
+import { runToExit, RUNTIMES, spawnServer, temporaryDirectories, type Exited, type Runtime } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const directories: string[] = [];
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-function directory(): string {
-  const made = realpathSync(mkdtempSync(join(tmpdir(), 'plant-store-start-')));
-  directories.push(made);
-  return made;
-}
+const directory = temporaryDirectories('plant-store-start-');
 
 /** The variables the server reads, and postgres.js's: the narrow `--allow-env` a Deno user may give. */
 const NAMED_VARIABLES =
@@ -41,38 +31,12 @@ function withEnvPermission(target: Runtime, whole: boolean): Runtime {
  * directory, so once it starts it must run in the project: there it is
  * told a D1 directory of its own instead.
  */
-function runToExit(target: Runtime, env: Record<string, string>, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runServerToExit(target: Runtime, env: Record<string, string>, cwd?: string): Promise<Exited> {
   const workerd = target.name === 'workerd' && cwd === undefined;
-  const child = spawn(target.binary, withEnvPermission(target, true).production, {
+  return runToExit(target.binary, withEnvPermission(target, true).production, {
     cwd: workerd ? root : (cwd ?? directory()),
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '/tmp',
-      DENO_NO_UPDATE_CHECK: '1',
-      DO_NOT_TRACK: '1',
-      ...(workerd ? { PLANT_STORE_D1_DIR: join(directory(), 'd1') } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: workerd, started under miniflare, goes with it whatever happens.
-    detached: true,
+    env: { ...(workerd ? { PLANT_STORE_D1_DIR: join(directory(), 'd1') } : {}), ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Nothing left of the group.
-      }
-      resolve({ code, stdout, stderr });
-    }),
-  );
 }
 
 /** The server's own lines, without a runtime's warnings (Node 22's "SQLite is an experimental feature"). */
@@ -95,7 +59,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   it('a port in use stops the start with one line naming PORT and HOST, and the fix; exit 1', async () => {
     const held = await holdPort();
     try {
-      const { code, stdout, stderr } = await runToExit(target, { HOST: '127.0.0.1', PORT: String(held.port), PLANT_STORE_TOKENS: 't' });
+      const { code, stdout, stderr } = await runServerToExit(target, { HOST: '127.0.0.1', PORT: String(held.port), PLANT_STORE_TOKENS: 't' });
       expect({ code, lines: ownLines(stdout + stderr) }).toEqual({
         code: 1,
         lines: [
@@ -110,7 +74,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   it('a HOST that resolves to nothing, or is an address of another machine, stops the start with one line naming HOST; exit 1', async () => {
     // .invalid never resolves (RFC 2606); 192.0.2.1 is for documentation only (RFC 5737), never this machine's.
     const [unknown, elsewhere] = await Promise.all(
-      ['plant-store-test.invalid', '192.0.2.1'].map((host) => runToExit(target, { HOST: host, PORT: '0', PLANT_STORE_TOKENS: 't' })),
+      ['plant-store-test.invalid', '192.0.2.1'].map((host) => runServerToExit(target, { HOST: host, PORT: '0', PLANT_STORE_TOKENS: 't' })),
     );
     expect(unknown!.code).toBe(1);
     expect(ownLines(unknown!.stdout + unknown!.stderr)).toEqual([
@@ -125,7 +89,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   });
 
   it('PLANT_STORE_TOKENS set with no token in it stops the start with one line; exit 1', async () => {
-    const results = await Promise.all(['', ' , '].map((tokens) => runToExit(target, { PORT: '0', PLANT_STORE_TOKENS: tokens })));
+    const results = await Promise.all(['', ' , '].map((tokens) => runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: tokens })));
     expect(results.map(({ code, stdout, stderr }) => ({ code, stdout, stderr }))).toEqual(
       results.map(() => ({
         code: 1,
@@ -137,7 +101,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   });
 
   it('a switch refuses a word it does not take, in one line naming the words it takes; exit 1', async () => {
-    const { code, stdout, stderr } = await runToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: 'disabled' });
+    const { code, stdout, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: 'disabled' });
     expect({ code, stdout, stderr }).toEqual({
       code: 1,
       stdout: '',
@@ -184,7 +148,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   });
 
   it('a variable of another runtime is said to be ignored here, or read quietly where it is read', async () => {
-    const { code, stderr } = await runToExit(target, { PORT: '0', PLANT_STORE_TOKENS: '', PLANT_STORE_D1_DIR: join(directory(), 'd1') });
+    const { code, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: '', PLANT_STORE_D1_DIR: join(directory(), 'd1') });
     // The empty token list stops the start at once, after the warnings.
     expect(code).toBe(1);
     expect(ownLines(stderr).filter((line) => line.includes('PLANT_STORE_D1_DIR'))).toEqual(
@@ -195,7 +159,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   it('with PLANT_STORE_LOG_FORMAT=json, a warning and a start error are one JSON line each', async () => {
     const held = await holdPort();
     try {
-      const { code, stdout, stderr } = await runToExit(target, {
+      const { code, stdout, stderr } = await runServerToExit(target, {
         PORT: String(held.port),
         PLANT_STORE_TOKENS: 't',
         PLANT_STORE_TOKEN: 't',
@@ -235,7 +199,7 @@ describe.each(RUNTIMES.filter((target) => target.name !== 'Node 20').map((target
     it(`.plant-store as a file stops the start with one line: it is the ${place}, and how to move it; exit 1`, async () => {
       const cwd = directory();
       writeFileSync(join(cwd, '.plant-store'), 'not a directory\n');
-      const { code, stdout, stderr } = await runToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't' }, cwd);
+      const { code, stdout, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't' }, cwd);
       expect(code).toBe(1);
       expect(ownLines(stdout + stderr)).toEqual([
         name === 'workerd'

@@ -1,40 +1,20 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, RUNTIMES, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { runtime, RUNTIMES, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 
-const directories: string[] = [];
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-function directory(): string {
-  const made = realpathSync(mkdtempSync(join(tmpdir(), 'plant-store-choice-')));
-  directories.push(made);
-  return made;
-}
+const directory = temporaryDirectories('plant-store-choice-');
 
 /** Runs the production server on `name` with `url` and resolves with its exit code, output and time taken, or kills it after 15 s. */
-function startFailing(name: string, url: string, more: Record<string, string> = {}): Promise<{ code: number | null; output: string; ms: number }> {
+async function startFailing(name: string, url: string, more: Record<string, string> = {}): Promise<{ code: number | null; output: string; ms: number }> {
   const target = runtime(name);
-  const started = Date.now();
-  const child = spawn(target.binary, target.production, {
+  const { code, stdout, stderr, ms } = await runToExit(target.binary, target.production, {
     cwd: directory(),
-    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, DENO_NO_UPDATE_CHECK: '1', ...more },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, ...more },
+    killAfterMs: 15_000,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, ms: Date.now() - started });
-    }),
-  );
+  return { code, output: stdout + stderr, ms };
 }
 
 /** The one line the server printed that names the cause, without Node's warnings. */
