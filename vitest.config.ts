@@ -6,6 +6,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Servers bind to port 0 and stores are per file, so files can run side by side.
     fileParallelism: true,
+    // Most files wait on real timers, sockets and child processes rather than compute:
+    // two at a time on the 2-core machine (vitest's default there is one), so the whole run
+    // fits its time budget; every timing bound in the tests allows for a loaded machine.
+    maxWorkers: 2,
     projects: [
       // Fast: the packages' own tests and the documentation's snippets, in this process or
       // against servers on port 0 (`vitest run --project packages`).
