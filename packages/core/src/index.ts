@@ -17,6 +17,7 @@ export { isRequestId, MAX_REQUEST_ID_LENGTH } from './request-id.ts';
 export { StoreTimeoutError } from './with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';
 export { staticTokens } from './static-tokens.ts';
+export { summarizeRepeats } from './summarize-repeats.ts';
 
 export type { Authenticate, BearerCredential } from './authenticate.ts';
 export type { CreatePlantOptions, Created } from './create-plant.ts';
@@ -31,3 +32,4 @@ export type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './htt
 export type { DocumentedRoutes, OpenApiDocument } from './openapi-document.ts';
 export type { InsertResult, PlantStore } from './plant-store.ts';
 export type { ErrorBody, NewPlant, Plant } from './schemas.ts';
+export type { SummarizeRepeatsOptions } from './summarize-repeats.ts';
