@@ -21,8 +21,8 @@ import { routePath } from './route-path.ts';
 /** Where an unexpected error was caught, for logs. */
 export interface ErrorContext {
   readonly request: PlantRequest;
-  /** The failure the client was answered with. */
-  readonly kind: 'internal' | 'storage-unavailable';
+  /** The failure the client was answered with (`storage-full` when the store said what filled up). */
+  readonly kind: 'internal' | 'storage-unavailable' | 'storage-full';
   /** The request's id, sent back as `x-request-id`; only with the `requestId` option. */
   readonly requestId?: string;
 }
@@ -206,7 +206,10 @@ export function createPlantResponder(options: PlantHandlerOptions): PlantRespond
   }
 
   function report(error: Failure, request: PlantRequest, requestId: string | undefined, headers?: Readonly<Record<string, string>>): PlantResponse {
-    if (error.cause !== undefined) safely(() => onError(error.cause, context(request, 'storage-unavailable', requestId)));
+    if (error.cause !== undefined) {
+      const kind = error.kind === 'storage-full' ? 'storage-full' : 'storage-unavailable';
+      safely(() => onError(error.cause, context(request, kind, requestId)));
+    }
     return errorResponse(error.kind, error.message, headers);
   }
 

@@ -67,7 +67,7 @@ function decide(inserted: InsertResult, newPlant: NewPlant, plant: Plant): Resul
     case 'inserted':
       return { ok: true, value: { outcome: 'created', plant } };
     case 'full':
-      return fail('storage-full', 'the plant store is full');
+      return fail('storage-full', 'the plant store is full', inserted.cause);
     case 'exists': {
       const { existing } = inserted;
       if (existing.name === plant.name && existing.tag === plant.tag) {

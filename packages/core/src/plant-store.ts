@@ -4,7 +4,11 @@ import type { Plant } from './schemas.ts';
  * What {@link PlantStore.insertIfAbsent} did: stored the plant, found another
  * plant under the id (and did not touch it), or had no room left.
  */
-export type InsertResult = { readonly status: 'inserted' } | { readonly status: 'exists'; readonly existing: Plant } | { readonly status: 'full' };
+export type InsertResult =
+  | { readonly status: 'inserted' }
+  | { readonly status: 'exists'; readonly existing: Plant }
+  /** `cause`: what filled up (a disk-full error, say), for `onError`; the client gets only the code. */
+  | { readonly status: 'full'; readonly cause?: unknown };
 
 /**
  * The storage interface. Implement it to keep plants anywhere; run the store
