@@ -38,4 +38,35 @@ describe('standaloneErrorLog', () => {
     standaloneErrorLog('text')(failure, context);
     expect(written).toHaveBeenCalledWith('plant-store: unexpected error (request req-7)', failure);
   });
+
+  it('errors alike are written once, then counted: one summary line per window, in either format', () => {
+    vi.useFakeTimers();
+    try {
+      const written = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const text = standaloneErrorLog('text', 1_000);
+      const json = standaloneErrorLog('json', 1_000);
+      for (let i = 0; i < 500; i++) {
+        const failure = new Error('database or disk is full');
+        text(failure, { ...context, requestId: `req-${i}` });
+        json(failure, { ...context, requestId: `req-${i}` });
+      }
+      expect(written).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(1_000);
+      expect(written).toHaveBeenCalledTimes(4);
+      expect(written.mock.calls[2]![0]).toBe('plant-store: 499 more like it in the last 1 s: Error: database or disk is full');
+      expect(JSON.parse(written.mock.calls[3]![0] as string)).toMatchObject({
+        level: 'error',
+        msg: 'plant-store: repeated error',
+        count: 499,
+        seconds: 1,
+        kind: 'storage-unavailable',
+        error: 'Error: database or disk is full',
+      });
+      // Another kind of failure is not hidden behind the first.
+      text(new Error('disk I/O error'), context);
+      expect(written).toHaveBeenCalledTimes(5);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
