@@ -1,5 +1,8 @@
+// Runs on Node 22.13+, Bun and Deno, wherever the runtime has its own SQLite.
 import type { InsertResult, Plant, PlantStore } from '@plant-store/core';
+import { loadIdentityReader, sameFile, type FileIdentity } from './file-identity.ts';
 import { openSqlite, type SqliteConnection, type SqliteStatement } from './open-sqlite.ts';
+import { sqliteErrorKind } from './sqlite-error-kind.ts';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -13,7 +16,13 @@ export interface SqliteStoreOptions {
    * last creates that were answered 200.
    */
   readonly synchronous?: 'full' | 'normal';
-  /** How long to wait for another process's lock on the file before failing (503). Default 5 s. */
+  /**
+   * How long a create waits for another connection's lock on the file before
+   * it fails (503) with nothing stored; the wait is asynchronous, so nothing
+   * else waits with it. Default 4.5 s: under the handler's `storeTimeoutMs`
+   * (5 s), so that the store, not the handler, gives up first and a 503 then
+   * means the plant was not stored.
+   */
   readonly busyTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
   readonly table?: string;
@@ -23,7 +32,13 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends PlantStore {
   /** The database file. */
   readonly path: string;
-  /** Resolves once a read of the table succeeds (the file is open and readable); rejects after `close()`. */
+  /**
+   * Resolves when a create could succeed now; rejects, with the reason, after
+   * `close()`, when the file was removed or replaced since it was opened,
+   * while another connection has held the write lock for `busyTimeoutMs` or
+   * longer, or while the last write failed (a full disk, an I/O error, a
+   * read-only file) and a write still fails.
+   */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,9 +48,18 @@ interface Pending {
   readonly plant: Plant;
   readonly resolve: (result: InsertResult) => void;
   readonly reject: (error: unknown) => void;
+  /** When it was queued: it waits for the lock until `busyTimeoutMs` after. */
+  readonly since: number;
 }
 
+/** How a batch ended: committed with one result per create, or not committed. */
+type BatchOutcome = { readonly ok: true; readonly results: readonly InsertResult[] } | { readonly ok: false; readonly error: unknown };
+
 const INSERTED: InsertResult = Object.freeze({ status: 'inserted' });
+/** Longest pause between tries for a lock that another connection holds. */
+const MAX_RETRY_MS = 40;
+/** After a failed write, readiness tries a write of its own at most this often. */
+const WRITE_PROBE_EVERY_MS = 1_000;
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 /** The next turn of the event loop, after the I/O that is ready now: where creates arriving together meet. */
@@ -53,9 +77,16 @@ const nextTurn: (callback: () => void) => void =
  * each turn of the event loop commits everything queued in the previous one.
  * Insert-if-absent is one `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id`
  * per plant, so exactly one create per id wins, within a batch and across
- * processes (SQLite lets one writer commit at a time; the others wait up to
- * `busyTimeoutMs`). A batch that fails is rolled back whole: its creates
- * reject (503) and nothing of them is stored.
+ * processes. A batch that fails is rolled back whole: its creates reject
+ * (503), or answer `full` (507) when the disk is full, and nothing of them is
+ * stored; the first error of the batch is the one reported.
+ *
+ * SQLite lets one connection write at a time. The runtimes' SQLite is
+ * synchronous, and its `busy_timeout` would wait inside the call, stopping
+ * every request of the process; so, once open, the store sets it to 0 and
+ * tries a locked batch again after a pause (doubling to 40 ms), answering its
+ * creates once the lock is free, or failing those that waited
+ * `busyTimeoutMs`.
  *
  * `name` and `tag` hold JSON string literals (`"Fern"`), because SQLite text
  * turns lone surrogates into U+FFFD and some drivers cut it at U+0000; ids
@@ -71,16 +102,19 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError('createSqliteStore: `table` must be a plain lowercase identifier');
   const synchronous = options.synchronous ?? 'full';
   if (synchronous !== 'full' && synchronous !== 'normal') throw new TypeError('createSqliteStore: `synchronous` must be "full" or "normal"');
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 4_500;
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new TypeError('createSqliteStore: `busyTimeoutMs` must be a non-negative integer');
+  const path = options.path;
 
-  const db = await openSqlite(options.path);
+  const identityOf = await loadIdentityReader();
+  const db = await openSqlite(path);
   let insert: SqliteStatement;
   let select: SqliteStatement;
   let probe: SqliteStatement;
   try {
     // First of all: with no busy timeout, a second process opening the file
-    // fails at once with "database is locked".
+    // fails at once with "database is locked". Waiting inside the call is
+    // acceptable here, before the store serves anything.
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     await switchToWal(db, busyTimeoutMs);
     db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
@@ -99,12 +133,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       )`);
       db.exec('COMMIT');
     } catch (error) {
-      // Some failures end the transaction themselves; the first error is the one to report.
-      try {
-        db.exec('ROLLBACK');
-      } catch {}
+      rollback(db);
       throw error;
     }
+    // From now on a lock never waits inside a call: see `attempt`.
+    db.exec('PRAGMA busy_timeout = 0');
     insert = db.prepare(`INSERT INTO ${table} (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`);
     select = db.prepare(`SELECT name, tag FROM ${table} WHERE id = ?`);
     probe = db.prepare(`SELECT 1 FROM ${table} LIMIT 1`);
@@ -114,6 +147,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
+  const userVersion = db.prepare('PRAGMA user_version');
+  // The file as opened; a path that cannot be checked (":memory:", Deno
+  // without read permission) is not watched.
+  const opened = identityOf(path);
+  const openedFile: FileIdentity | undefined = typeof opened === 'object' ? opened : undefined;
 
   const read = (id: bigint): Plant | undefined => {
     const row = select.get(id) as { name: string; tag: string | null } | undefined;
@@ -123,49 +161,178 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   };
 
   let queue: Pending[] = [];
+  /** Whether a try is due (next turn, or after a pause for the lock). */
+  let scheduled = false;
+  let retryMs = 0;
+  /** When a try first found the write lock taken, in the current run of such tries. */
+  let lockedSince: number | undefined;
+  /** The first error of the last write that failed for another reason than the lock; cleared by a commit. */
+  let writeFailure: unknown;
+  let lastWriteProbe = 0;
   let closed = false;
+  let dbClosed = false;
 
-  /** Commits every create queued so far in one transaction, then answers each. */
-  function flush(): void {
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
+  function schedule(delayMs: number): void {
+    if (scheduled) return;
+    scheduled = true;
+    if (delayMs === 0) nextTurn(attempt);
+    else setTimeout(attempt, delayMs);
+  }
+
+  /** Why no create can be stored in the file any more, if so: it was removed or replaced. */
+  function fileGone(): Error | undefined {
+    if (openedFile === undefined) return undefined;
+    const now = identityOf(path);
+    if (now === undefined || (now !== 'missing' && sameFile(now, openedFile))) return undefined;
+    const what = now === 'missing' ? 'removed' : 'replaced by another file';
+    // Commits would go to a file that no longer has this name: gone at the next start.
+    return new Error(`the SQLite file ${path} was ${what} since the store opened it; creates are refused until it is back or the server restarts`);
+  }
+
+  /** Commits `batch` in one transaction; a `busy` failure leaves nothing behind and may be tried again. */
+  function commitBatch(batch: readonly Pending[]): BatchOutcome {
+    const gone = fileGone();
+    if (gone !== undefined) return { ok: false, error: gone };
     const results: InsertResult[] = [];
     try {
       begin.run();
-      try {
-        for (const { id, plant } of batch) {
-          const inserted = insert.get(id, JSON.stringify(plant.name), plant.tag === undefined ? null : JSON.stringify(plant.tag));
-          if (inserted !== undefined) {
-            results.push(INSERTED);
-            continue;
-          }
-          // Rows are never deleted, so a clash always finds the row that won.
-          const existing = read(id);
-          if (existing === undefined) throw new Error(`plant ${id} clashed on insert but could not be read`);
-          results.push({ status: 'exists', existing });
-        }
-        commit.run();
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
     } catch (error) {
-      // Nothing of this batch was stored: every create in it may be retried.
-      for (const pending of batch) pending.reject(error);
+      return { ok: false, error };
+    }
+    try {
+      for (const { id, plant } of batch) {
+        const inserted = insert.get(id, JSON.stringify(plant.name), plant.tag === undefined ? null : JSON.stringify(plant.tag));
+        if (inserted !== undefined) {
+          results.push(INSERTED);
+          continue;
+        }
+        // Rows are never deleted, so a clash always finds the row that won.
+        const existing = read(id);
+        if (existing === undefined) throw new Error(`plant ${id} clashed on insert but could not be read`);
+        results.push({ status: 'exists', existing });
+      }
+      commit.run();
+      return { ok: true, results };
+    } catch (error) {
+      // SQLite may have rolled back by itself (a full disk, an I/O error):
+      // the error that caused it is the one to report, not ROLLBACK's own.
+      rollback(db);
+      return { ok: false, error };
+    }
+  }
+
+  /** Answers the creates that waited `busyTimeoutMs` for the lock: nothing of them was stored. */
+  function expire(now: number, lockError: unknown): void {
+    if (queue.length === 0 || now - queue[0]!.since < busyTimeoutMs) return;
+    const waiting = queue.filter((pending) => now - pending.since < busyTimeoutMs);
+    const expired = queue.filter((pending) => now - pending.since >= busyTimeoutMs);
+    queue = waiting;
+    const error = new Error(`the SQLite file ${path} stayed locked by another connection for ${busyTimeoutMs} ms; nothing of the create was stored`, {
+      cause: lockError,
+    });
+    for (const pending of expired) pending.reject(error);
+  }
+
+  /** Commits everything queued so far in one transaction and answers each, or tries again later if the file is locked. */
+  function attempt(): void {
+    scheduled = false;
+    if (dbClosed || queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    const outcome = commitBatch(batch);
+    if (!outcome.ok && sqliteErrorKind(outcome.error) === 'busy') {
+      const now = Date.now();
+      lockedSince ??= now;
+      // Queued first, waited longest: the batch goes back ahead of anything newer.
+      queue = batch.concat(queue);
+      expire(now, outcome.error);
+      if (queue.length === 0) return;
+      // Jittered, so that processes waiting on one file do not try in step.
+      retryMs = Math.min(MAX_RETRY_MS, Math.max(1, retryMs * 2));
+      schedule(retryMs / 2 + Math.random() * (retryMs / 2));
       return;
     }
-    for (const [i, pending] of batch.entries()) pending.resolve(results[i]!);
+    lockedSince = undefined;
+    retryMs = 0;
+    if (queue.length > 0) schedule(0);
+    if (outcome.ok) {
+      writeFailure = undefined;
+      for (const [i, pending] of batch.entries()) pending.resolve(outcome.results[i]!);
+      return;
+    }
+    writeFailure = outcome.error;
+    // Nothing of this batch was stored: every create in it may be retried.
+    if (sqliteErrorKind(outcome.error) === 'full') {
+      const full: InsertResult = { status: 'full', cause: outcome.error };
+      for (const pending of batch) pending.resolve(full);
+    } else {
+      for (const pending of batch) pending.reject(outcome.error);
+    }
+  }
+
+  /**
+   * Takes the write lock and lets it go, changing nothing: whether a create
+   * could start now. After a failed write, at most once a second, it also
+   * rewrites the header's `user_version` with its own value, one page: the
+   * smallest commit there is, and what tells a disk with room again.
+   */
+  function tryWrite(write: boolean): unknown {
+    try {
+      begin.run();
+    } catch (error) {
+      return error;
+    }
+    try {
+      if (write) {
+        const version = Number((userVersion.get() as { user_version: bigint | number }).user_version);
+        db.exec(`PRAGMA user_version = ${version}`);
+        commit.run();
+      } else {
+        rollback(db);
+      }
+      return undefined;
+    } catch (error) {
+      rollback(db);
+      return error;
+    }
+  }
+
+  function checkReady(): void {
+    const gone = fileGone();
+    if (gone !== undefined) throw gone;
+    const now = Date.now();
+    const writeNow = writeFailure !== undefined && now - lastWriteProbe >= WRITE_PROBE_EVERY_MS;
+    if (writeNow) lastWriteProbe = now;
+    const error = tryWrite(writeNow);
+    if (error === undefined) {
+      lockedSince = undefined;
+      if (writeNow) writeFailure = undefined;
+    } else if (sqliteErrorKind(error) === 'busy') {
+      // Another connection's commit holds the lock for moments; only a lock
+      // held as long as a create may wait means creates fail.
+      lockedSince ??= now;
+      if (now - lockedSince >= busyTimeoutMs) {
+        throw new Error(`the SQLite file ${path} has been locked by another connection for ${now - lockedSince} ms`, { cause: error });
+      }
+    } else if (writeNow) {
+      writeFailure = error;
+    } else {
+      throw error;
+    }
+    if (writeFailure !== undefined) throw writeFailure;
+    // One page of the table: it fails when the file can no longer be read.
+    probe.get();
   }
 
   return {
-    path: options.path,
+    path,
     insertIfAbsent(id, plant) {
       if (closed) return Promise.reject(new Error('the SQLite store is closed'));
       return new Promise<InsertResult>((resolve, reject) => {
-        if (queue.length === 0) nextTurn(flush);
+        schedule(0);
         // A copy: the caller's object may change after the call.
-        queue.push({ id, plant: plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }, resolve, reject });
+        const copy = plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+        queue.push({ id, plant: copy, resolve, reject, since: Date.now() });
       });
     },
     get(id) {
@@ -178,8 +345,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     ready() {
       if (closed) return Promise.reject(new Error('the SQLite store is closed'));
       try {
-        // One page of the table: cheap, and it fails when the file can no longer be read.
-        probe.get();
+        checkReady();
         return Promise.resolve();
       } catch (error) {
         return Promise.reject(error);
@@ -188,10 +354,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     async close() {
       if (closed) return;
       closed = true;
-      flush();
+      // Pending creates are answered first: committed, failed, or given up
+      // on after waiting `busyTimeoutMs` for the lock.
+      while (queue.length > 0) {
+        attempt();
+        if (queue.length > 0) await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, retryMs)));
+      }
+      dbClosed = true;
       db.close();
     },
   };
+}
+
+/** Ends the transaction if SQLite has not ended it already; its error, if any, is not the one to report. */
+function rollback(db: SqliteConnection): void {
+  try {
+    db.exec('ROLLBACK');
+  } catch {}
 }
 
 /**
@@ -207,7 +386,7 @@ async function switchToWal(db: SqliteConnection, busyTimeoutMs: number): Promise
       db.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (error) {
-      if (!/database is locked/i.test(String((error as Error)?.message)) || Date.now() >= until) throw error;
+      if (sqliteErrorKind(error) !== 'busy' || Date.now() >= until) throw error;
       await new Promise<void>((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }
   }
