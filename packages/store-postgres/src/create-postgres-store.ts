@@ -36,6 +36,11 @@ export interface PostgresStore extends PlantStore {
   close(): Promise<void>;
 }
 
+interface Slot {
+  sql: postgres.Sql;
+  busy: boolean;
+}
+
 interface Pending {
   readonly id: bigint;
   readonly plant: Plant;
@@ -58,6 +63,12 @@ const MOST_ATTEMPTS = 5;
 /** A statement with less time left than this is not worth sending. */
 const LEAST_STATEMENT_MS = 10;
 /**
+ * How much sooner the database cuts a statement than the store answers its
+ * caller: the cut (57014) then reaches the store before the deadline, so a
+ * statement held by a lock does not commit just after its caller heard 503.
+ */
+const CUT_AHEAD_MS = 100;
+/**
  * Conflicts a new transaction resolves: serialization failure (REPEATABLE
  * READ, SERIALIZABLE, and the optimistic engines), deadlock. The statement
  * rolled back, so trying again is safe.
@@ -69,15 +80,17 @@ const RETRY_CODES = new Set(['40001', '40P01']);
  * right: insert-if-absent then finds the batch's own rows, which the handler
  * answers as replays (200).
  */
-const RECONNECT_CODES = new Set(['CONNECTION_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', '57P01', '57P02', '57P03']);
-
-/**
- * Seconds before a new connection is tried after one failed. postgres.js's
- * own grows to 10–20 s (3^retries / 100), so a connection that failed a few
- * times while the database was down waited that long after it was back; here
- * it is at most half a second.
- */
-const reconnectDelay = (retries: number): number => Math.min(0.02 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2);
+const RECONNECT_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 /**
  * The storage interface on PostgreSQL, for several stateless instances over one
@@ -111,19 +124,47 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
   const maxConnections = options.maxConnections ?? 10;
-  const sql = postgres(options.url, {
-    max: maxConnections,
-    connect_timeout: Math.ceil(connectTimeoutMs / 1000),
-    idle_timeout: 60,
-    onnotice: () => {},
-    // Every statement is sent as text (the simple protocol), so the array
-    // types postgres.js would look up on each new connection are not needed:
-    // a round trip saved when reconnecting, and in 3.4.9 nothing catches that
-    // lookup's promise, so a connection lost during it was an unhandled rejection.
-    fetch_types: false,
-    backoff: reconnectDelay,
-    connection: { application_name: 'plant-store' },
-  });
+  /** A pool of one connection, in place of one that broke. */
+  const open = () =>
+    postgres(options.url, {
+      max: 1,
+      connect_timeout: connectTimeoutMs / 1000,
+      idle_timeout: 60,
+      onnotice: () => {},
+      // Every statement is sent as text (the simple protocol), so the array
+      // types postgres.js would look up on each new connection are not needed:
+      // a round trip saved when reconnecting, and in 3.4.9 nothing catches that
+      // lookup's promise, so a connection lost during it was an unhandled rejection.
+      fetch_types: false,
+      connection: { application_name: 'plant-store' },
+    });
+  /**
+   * The store's connections, each a postgres.js pool of one, used by one
+   * batch at a time. One that failed below the SQL level (closed, reset,
+   * refused, timed out, or ended by the server with a FATAL error) is
+   * dropped and replaced by a new one: postgres.js 3.4.9 reuses a closed
+   * connection's state when it reconnects, and a connection closed between
+   * queueing a write and flushing it kept the stale bytes and never sent its
+   * startup message again (each use then waited out the connect timeout).
+   */
+  const slots: Slot[] = Array.from({ length: maxConnections }, () => ({ sql: open(), busy: false }));
+  /** Reads (`get`, `ready`) have a connection of their own, so that a probe never waits behind creates. */
+  const reader: Slot = { sql: open(), busy: false };
+  const broken = (error: unknown) => !(error instanceof postgres.PostgresError) || error.severity === 'FATAL' || error.severity === 'PANIC';
+  /** Runs `query` on `slot`'s connection, and replaces the connection when it broke. */
+  async function on<T>(slot: Slot, query: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    const sql = slot.sql;
+    try {
+      return await query(sql);
+    } catch (error) {
+      if (broken(error) && slot.sql === sql) {
+        slot.sql = open();
+        void sql.end({ timeout: 0 }).catch(() => {});
+      }
+      throw error;
+    }
+  }
+  const endAll = (timeout: number) => Promise.all([...slots, reader].map((slot) => slot.sql.end({ timeout }))).then(() => {});
 
   const deadlineError = (ms = statementTimeoutMs) => new Error(`no answer from the database within ${ms} ms`);
 
@@ -144,7 +185,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   /** `statement` with the time left to `deadline` as its timeout, or a no-op when too little is left. */
   const timed = (deadline: number, statement: () => string) =>
     atSend(() => {
-      const left = Math.floor(deadline - performance.now());
+      const left = Math.floor(deadline - performance.now()) - CUT_AHEAD_MS;
       return left < LEAST_STATEMENT_MS ? 'SELECT 1 AS too_late' : `SET LOCAL statement_timeout = ${left}; ${statement()}`;
     });
 
@@ -155,23 +196,25 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const migrated = performance.now() + connectTimeoutMs;
   try {
     await within(
-      sql.unsafe(
-        timed(
-          migrated,
-          () => `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK});
+      on(slots[0]!, (sql) =>
+        sql.unsafe(
+          timed(
+            migrated,
+            () => `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK});
           CREATE TABLE IF NOT EXISTS ${name} (
             id BIGINT PRIMARY KEY,
             name TEXT NOT NULL,
             tag TEXT,
             created_at TIMESTAMPTZ NOT NULL DEFAULT now()
           )`,
+          ),
         ),
       ),
       migrated,
       connectTimeoutMs,
     );
   } catch (error) {
-    await sql.end({ timeout: 0 });
+    await endAll(0);
     throw error;
   }
 
@@ -179,8 +222,6 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     row.tag === null ? { name: JSON.parse(row.name) as string } : { name: JSON.parse(row.name) as string, tag: JSON.parse(row.tag) as string };
 
   let waiting: Pending[] = [];
-  /** Batches handed to the driver and not yet settled: at most `maxConnections`. */
-  let inFlight = 0;
   let flushScheduled = false;
   let expiry: ReturnType<typeof setTimeout> | undefined;
 
@@ -213,12 +254,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   function flush(): void {
     flushScheduled = false;
     expire();
-    if (waiting.length === 0 || inFlight >= maxConnections) return;
+    const slot = slots.find((candidate) => !candidate.busy);
+    if (waiting.length === 0 || slot === undefined) return;
     const batch = waiting.splice(0, MOST_PER_BATCH);
     expire();
-    inFlight++;
-    void store(batch).finally(() => {
-      inFlight--;
+    slot.busy = true;
+    void store(slot, batch).finally(() => {
+      slot.busy = false;
       if (waiting.length > 0) scheduleFlush();
     });
   }
@@ -231,7 +273,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
    * creates of an id are answered from the first one's outcome, as they would
    * be one after the other. Never rejects.
    */
-  async function store(batch: Pending[]): Promise<void> {
+  async function store(slot: Slot, batch: Pending[]): Promise<void> {
     // The batch is answered by its first deadline, the oldest create's.
     const deadline = batch[0]!.deadline;
     const abandon = setTimeout(
@@ -256,7 +298,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const results = (await sql.unsafe(statement)) as unknown as postgres.RowList<Row[]>[];
+          // A retry after a broken connection goes out on its replacement.
+          const results = (await on(slot, (sql) => sql.unsafe(statement))) as unknown as postgres.RowList<Row[]>[];
           // Sent too late, as one SELECT: every create of the batch has been answered already.
           if (!Array.isArray(results[0])) return;
           answer(batch, first, results[1]!, results[2]!);
@@ -265,7 +308,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           const code = (error as { code?: unknown }).code;
           const retry = typeof code === 'string' && (RETRY_CODES.has(code) || RECONNECT_CODES.has(code));
           const pause = Math.random() * 20 * 2 ** attempt;
-          if (!retry || attempt >= MOST_ATTEMPTS || performance.now() + pause + LEAST_STATEMENT_MS >= deadline) throw error;
+          if (!retry || attempt >= MOST_ATTEMPTS || performance.now() + pause + CUT_AHEAD_MS + LEAST_STATEMENT_MS >= deadline) throw error;
           await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
@@ -305,18 +348,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async get(id) {
       const deadline = performance.now() + statementTimeoutMs;
       const results = (await within(
-        sql.unsafe(timed(deadline, () => `SELECT id::text AS id, name, tag FROM ${name} WHERE id = ${id}`)),
+        on(reader, (sql) => sql.unsafe(timed(deadline, () => `SELECT id::text AS id, name, tag FROM ${name} WHERE id = ${id}`))),
         deadline,
       )) as unknown as postgres.RowList<Row[]>[];
       const row = Array.isArray(results[1]) ? results[1][0] : undefined;
       return row === undefined ? undefined : read(row);
     },
     async ready() {
-      await within(sql.unsafe('SELECT 1'), performance.now() + statementTimeoutMs);
+      await within(
+        on(reader, (sql) => sql.unsafe('SELECT 1')),
+        performance.now() + statementTimeoutMs,
+      );
     },
     async close() {
       clearTimeout(expiry);
-      await sql.end({ timeout: 5 });
+      await endAll(5);
     },
   };
 }
