@@ -3,6 +3,7 @@ import { batchLines } from './access-log.ts';
 import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
 import { createStandalone, type BuildOptions } from './create-standalone.ts';
 import { explainListenError } from './explain-listen-error.ts';
+import { logUnhandledRejections } from './log-unhandled-rejections.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
 import { formatLogRecords } from './format-log-records.ts';
@@ -55,6 +56,7 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       // The same entry again, with Bun's own flags.
       return await superviseWorkers(config, spawnIpcWorker(process.execPath, [...process.execArgv, ...process.argv.slice(1)]), { ownSockets: true });
     }
+    logUnhandledRejections(config.logFormat);
     const served = await openServed(config, Bun.env, build);
     const { fetch } = createStandalone(
       Bun.env,

@@ -1,6 +1,7 @@
 // Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './deno-worker-permissions.ts';
 import { formatLogRecords } from './format-log-records.ts';
+import { logUnhandledRejections } from './log-unhandled-rejections.ts';
 import type { BuildOptions } from './create-standalone.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
@@ -71,6 +72,7 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
       const args = ['run', ...denoWorkerPermissions(config, [...VARIABLES, ...extraVariables]), Deno.mainModule];
       return await superviseWorkers(config, spawnDenoWorker(args), { ownSockets: true });
     }
+    logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served, config.workers > 1);
     const records = startupRecords(config, running.url, served.store);

@@ -5,6 +5,7 @@ import { runCluster } from './run-cluster.ts';
 import { openServed } from './open-served.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { logWarningsAsJson } from './log-warnings-as-json.ts';
+import { logUnhandledRejections } from './log-unhandled-rejections.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { serveStandalone } from './serve-standalone.ts';
 import { startupRecords } from './startup-lines.ts';
@@ -34,6 +35,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     // A worker whose primary is gone cannot tell it anything (EPIPE); it exits on the
     // disconnect that follows, instead of crashing with a stack trace.
     cluster.worker?.on('error', () => {});
+    logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served);
     // Listening for signals before saying it listens: whoever reads that line may
