@@ -1,7 +1,7 @@
 // Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22, Bun and Deno
 // over a SQLite file, with another process holding its lock, and (as root) on a filesystem that fills up.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -287,6 +287,37 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
       } finally {
         await server?.close();
         execFileSync('umount', ['-l', data]);
+      }
+    });
+  }
+});
+
+describe('SQLite: the database file removed or replaced under a running server', () => {
+  for (const name of ['Node 22', 'Bun', 'Deno']) {
+    it(`${name}: /readyz 503 and creates refused while the file is away or another file has its name, 200 again once it is back`, async () => {
+      const dir = directory();
+      const file = join(dir, '.plant-store', 'plants.db');
+      const server = await spawnServer(runtime(name), 'working', {}, dir);
+      try {
+        const create = (id: number) => send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"plant-${id}"}` });
+        const ready = async () => (await send(server.baseUrl, { method: 'GET', path: '/readyz' })).status;
+        expect((await create(1)).status).toBe(200);
+        expect(await ready()).toBe(200);
+        // Removed (here: moved away, so that it can come back).
+        renameSync(file, `${file}.away`);
+        expect(await ready()).toBe(503);
+        expect((await create(2)).status).toBe(503);
+        renameSync(`${file}.away`, file);
+        expect(await ready()).toBe(200);
+        expect((await create(3)).status).toBe(200);
+        // Replaced: a copy under the name is another file.
+        copyFileSync(file, `${file}.copy`);
+        renameSync(`${file}.copy`, file);
+        expect(await ready()).toBe(503);
+        expect((await create(4)).status).toBe(503);
+        expect(server.output()).toContain('was replaced by another file since the store opened it');
+      } finally {
+        await server.close();
       }
     });
   }
