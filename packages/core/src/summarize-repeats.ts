@@ -79,7 +79,7 @@ export function summarizeRepeats<T>(options: SummarizeRepeatsOptions<T>): (item:
     const timer = setTimeout(() => {
       if (windows.get(key) === window) end(key, window, now());
     }, windowMs);
-    (timer as { unref?: () => void } | undefined)?.unref?.();
+    unref(timer);
     return timer;
   }
 
@@ -104,6 +104,12 @@ export function summarizeRepeats<T>(options: SummarizeRepeatsOptions<T>): (item:
     windows.set(key, opened);
     write(item);
   };
+}
+
+/** Lets the process exit with the timer pending: Node and Bun through the timer, Deno through `Deno.unrefTimer`. */
+function unref(timer: unknown): void {
+  if (typeof timer === 'number') (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno?.unrefTimer?.(timer);
+  else (timer as { unref?: () => void } | undefined)?.unref?.();
 }
 
 /** A writer that throws must not take the caller down with it: a log line is not worth a request. */
