@@ -1,3 +1,4 @@
+// Runs under vitest on Node: the client against real node:http servers on port 0, the Node adapter's and raw ones that misbehave.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '@plant-store/adapter-node';
@@ -235,18 +236,24 @@ describe('round trip', () => {
     );
   });
 
-  it('keeps integers beyond 2^53 exact in an answer that holds them', async () => {
+  it('answers a fresh object with only name and tag, whatever else the answer holds', async () => {
     server.intercept = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"a","count":9007199254740993,"ratio":0.5,"size":2e20,"small":7}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"id":1,"name":"a","__proto__":{"polluted":true,"tag":"b"},"constructor":{"prototype":{"polluted":true}},"tag":"t","count":9007199254740993}');
       return true;
     };
-    expect(await client().createPlant({ id: 1n, name: 'a' })).toEqual({
-      name: 'a',
-      count: 9007199254740993n,
-      ratio: 0.5,
-      size: 200000000000000000000n,
-      small: 7,
-    });
+    const plant = await client().createPlant({ id: 1n, name: 'a', tag: 't' });
+    expect(plant).toStrictEqual({ name: 'a', tag: 't' });
+    expect(Object.keys(plant)).toEqual(['name', 'tag']);
+    expect(Object.getPrototypeOf(plant)).toBe(Object.prototype);
+    expect('polluted' in plant || 'polluted' in {}).toBe(false);
+    // A name or tag found only on the answer's __proto__ is no name or tag.
+    server.intercept = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"__proto__":{"name":"a"}}');
+      return true;
+    };
+    expect((await failure(client().createPlant({ id: 1n, name: 'a' }))).code).toBe(ErrorCode.UnexpectedResponse);
   });
 });
 
@@ -524,5 +531,185 @@ describe('timeouts and aborts', () => {
     const error = await failure(client().createPlant({ id: 1n, name: 'n' }, { signal: AbortSignal.abort() }));
     expect([error.code, error.attempts]).toEqual([ErrorCode.Aborted, 0]);
     expect(server.requests).toBe(0);
+  });
+});
+
+/** A bare node:http server on port 0, outside the contract: it answers every request with `answer`. */
+interface RawServer {
+  readonly baseUrl: string;
+  /** Requests that reached it. */
+  readonly requests: number;
+  close(): Promise<void>;
+}
+
+async function startRaw(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<RawServer> {
+  let requests = 0;
+  const raw = createServer((req, res) => {
+    requests++;
+    answer(req, res);
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    get requests() {
+      return requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        raw.closeAllConnections();
+        raw.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers 200 with `body`, written in pieces of 16 KiB without a Content-Length, so that the client must count as it reads. */
+function answerChunked(res: ServerResponse, body: string, status = 200): true {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  for (let at = 0; at < body.length; at += 16_384) res.write(body.slice(at, at + 16_384));
+  res.end();
+  return true;
+}
+
+/** The bound for a create whose body is `bytes` long, as docs/client.md gives it. */
+const boundFor = (bytes: number) => 64 * 1024 + 6 * bytes;
+
+describe('answers the client does not trust', () => {
+  const summary = (error: PlantStoreError) => ({ code: error.code, status: error.status, retryable: error.retryable, attempts: error.attempts });
+  let elsewhere: RawServer;
+  beforeAll(async () => {
+    // Another origin that would gladly take the plant and answer it as created.
+    elsewhere = await startRaw((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const { name, tag } = JSON.parse(body) as { name: string; tag?: string };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, tag }));
+      });
+    });
+  });
+  afterAll(() => elsewhere.close());
+
+  it('follows no redirect: any 3xx is a redirected error, never retried, and nothing reaches the other origin', async () => {
+    const statuses = [300, 301, 302, 303, 304, 305, 307, 308];
+    for (const status of statuses) {
+      server.intercept = (_req, res) => {
+        res.writeHead(status, { location: `${elsewhere.baseUrl}/plants` }).end();
+        return true;
+      };
+      const error = await failure(client().createPlant({ id: 1n, name: 'n' }));
+      expect(summary(error)).toEqual({ code: ErrorCode.Redirected, status, retryable: false, attempts: 1 });
+      expect(error.message).toContain(`${elsewhere.baseUrl}/plants`);
+    }
+    // Not to its own origin either: the service answers a create itself.
+    server.intercept = (_req, res) => {
+      res.writeHead(308, { location: '/v2/plants' }).end('moved');
+      return true;
+    };
+    expect(summary(await failure(client().createPlant({ id: 1n, name: 'n' })))).toEqual({
+      code: ErrorCode.Redirected,
+      status: 308,
+      retryable: false,
+      attempts: 1,
+    });
+    expect(server.requests).toBe(statuses.length + 1);
+    expect(elsewhere.requests).toBe(0);
+    expect(server.store.size).toBe(0);
+  });
+
+  it('does not trust an answer that a fetch option reached by following a redirect anyway', async () => {
+    server.intercept = (_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.baseUrl}/plants` }).end();
+      return true;
+    };
+    const following = client({ fetch: (input, init) => globalThis.fetch(input, { ...init, redirect: 'follow' }) });
+    const error = await failure(following.createPlant({ id: 1n, name: 'n' }));
+    expect(summary(error)).toEqual({ code: ErrorCode.Redirected, status: 200, retryable: false, attempts: 1 });
+    expect(error.message).toContain(elsewhere.baseUrl);
+  });
+
+  it('refuses a 200 whose Plant is not the one sent, without retrying', async () => {
+    const cases: [sent: { name: string; tag?: string }, answer: string][] = [
+      [{ name: 'n' }, '{"name":"other"}'],
+      [{ name: 'n' }, '{"name":"n","tag":""}'],
+      [{ name: 'n', tag: 't' }, '{"name":"n"}'],
+      [{ name: 'n', tag: 't' }, '{"name":"n","tag":"T"}'],
+      [{ name: '\ud800' }, '{"name":"\\ufffd"}'],
+    ];
+    for (const [sent, answer] of cases) {
+      server.intercept = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+        return true;
+      };
+      const error = await failure(client().createPlant({ id: 1n, ...sent }));
+      expect(summary(error)).toEqual({ code: ErrorCode.PlantMismatch, status: 200, retryable: false, attempts: 1 });
+    }
+    expect(server.requests).toBe(cases.length);
+  });
+
+  it('reads an answer of exactly its bound and refuses one byte more, counted as it streams', async () => {
+    const bound = boundFor('{"id":1,"name":"n"}'.length);
+    const padded = (bytes: number) => `{"name":"n"}${' '.repeat(bytes - '{"name":"n"}'.length)}`;
+    server.intercept = (_req, res) => answerChunked(res, padded(bound));
+    expect(await client().createPlant({ id: 1n, name: 'n' })).toEqual({ name: 'n' });
+    server.intercept = (_req, res) => answerChunked(res, padded(bound + 1));
+    const error = await failure(client().createPlant({ id: 1n, name: 'n' }));
+    expect(summary(error)).toEqual({ code: ErrorCode.AnswerTooLarge, status: 200, retryable: false, attempts: 1 });
+    expect(error.message).toContain(`more than ${bound} bytes`);
+    // An Error body past the bound is refused alike, and a 503 so refused is not retried.
+    server.intercept = (_req, res) => answerChunked(res, `{"error":1501,"message":"${'m'.repeat(bound)}"}`, 503);
+    expect(summary(await failure(client().createPlant({ id: 2n, name: 'n' })))).toEqual({
+      code: ErrorCode.AnswerTooLarge,
+      status: 503,
+      retryable: false,
+      attempts: 1,
+    });
+    expect(server.requests).toBe(3);
+  });
+
+  it('grows the bound with the plant: a name sent as 100,000 bytes comes back written as \\u escapes, six times larger', async () => {
+    const name = 'a'.repeat(100_000);
+    server.intercept = (_req, res) => answerChunked(res, `{"name":"${'\\u0061'.repeat(name.length)}"}`);
+    expect(await client().createPlant({ id: 1n, name })).toEqual({ name });
+  });
+
+  it('refuses a Content-Length past the bound before reading, and lets the connection go', async () => {
+    let closed!: Promise<void>;
+    server.intercept = (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      // A gigabyte announced, a few bytes sent, then nothing: a client that waited for it would time out instead.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 ** 30) }).write('{"name":"n"');
+      return true;
+    };
+    const error = await failure(client().createPlant({ id: 1n, name: 'n' }));
+    expect(summary(error)).toEqual({ code: ErrorCode.AnswerTooLarge, status: 200, retryable: false, attempts: 1 });
+    expect(error.message).toContain(`a Content-Length of ${2 ** 30} bytes`);
+    await closed;
+  });
+
+  it('stops reading an endless answer past the bound and cancels it, so the server stops writing', async () => {
+    // The server writes as fast as the connection takes it, until the client lets go or 256 MiB are out.
+    const cap = 256 << 20;
+    let stopped!: Promise<{ written: number; byClient: boolean }>;
+    server.intercept = (_req, res) => {
+      stopped = new Promise((resolve) => {
+        let written = 0;
+        const chunk = Buffer.alloc(64 << 10, 'x');
+        res.on('close', () => resolve({ written, byClient: written < cap }));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"name":"n","pad":"');
+        const pump = () => {
+          while (!res.destroyed && written < cap) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end('"}');
+        };
+        pump();
+      });
+      return true;
+    };
+    const error = await failure(client().createPlant({ id: 1n, name: 'n' }));
+    expect(summary(error)).toEqual({ code: ErrorCode.AnswerTooLarge, status: 200, retryable: false, attempts: 1 });
+    expect((await stopped).byClient).toBe(true);
   });
 });

@@ -1,9 +1,12 @@
+// Runs wherever the client runs: browsers, Node 20+, Bun, Deno and Workers (fetch, AbortController and timers only).
+import { answerByteLimit } from './answer-byte-limit.ts';
 import { backoffDelay } from './backoff-delay.ts';
 import { ErrorCode } from './error-code.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 import type { NewPlant, Plant } from './plant.ts';
 import { PlantStoreError } from './plant-store-error.ts';
 import { readAnswer } from './read-answer.ts';
+import { readBoundedText } from './read-bounded-text.ts';
 import { stringifyNewPlant } from './stringify-new-plant.ts';
 
 /** The part of `fetch` the client uses; the runtime's own `fetch` fits. */
@@ -111,6 +114,14 @@ function aborted(signal: AbortSignal, attempts: number): PlantStoreError {
   return new PlantStoreError({ code: ErrorCode.Aborted, attempts, message: 'the create was aborted by its signal', cause: signal.reason });
 }
 
+/** What one request carries: its body, and the name and tag a 200 must give back. */
+interface Sent {
+  readonly body: string;
+  readonly plant: Pick<NewPlant, 'name' | 'tag'>;
+  /** {@link answerByteLimit} of `body`. */
+  readonly maxAnswerBytes: number;
+}
+
 /** One answer, or the failure that stood for it, and the server's wish about the next try. */
 interface Outcome {
   readonly result: Plant | PlantStoreError;
@@ -142,18 +153,38 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
   const maxElapsedMs = options.retry === false ? timeoutMs : positive('retry.maxElapsedMs', retry.maxElapsedMs, DEFAULT_RETRY.maxElapsedMs);
   const onRetry = options.retry === false ? undefined : options.retry?.onRetry;
 
+  /** The error of an answer that is a redirect, or of one the given `fetch` reached by following one; else undefined. */
+  function redirected(response: Response, attempt: number): PlantStoreError | undefined {
+    const init = { code: ErrorCode.Redirected, attempts: attempt, requestId: response.headers.get('x-request-id') ?? undefined };
+    // A browser answers `redirect: 'manual'` with an opaque redirect: status 0, no headers, the target hidden.
+    if (response.type === 'opaqueredirect') {
+      return new PlantStoreError({ ...init, message: `${url} answered with a redirect (opaque: the browser hides its status and target), not followed` });
+    }
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      return new PlantStoreError({
+        ...init,
+        status: response.status,
+        message: `${url} answered ${response.status}${location === null ? '' : ` to ${location}`}, not followed: a create is sent nowhere but ${url}`,
+      });
+    }
+    // Only a `fetch` option that ignores `redirect: 'manual'` gets here; what it brings back is another server's answer.
+    if (response.redirected) {
+      return new PlantStoreError({
+        ...init,
+        status: response.status,
+        message: `the fetch option followed a redirect from ${url}${response.url === '' ? '' : ` to ${response.url}`}; its answer is not trusted`,
+      });
+    }
+    return undefined;
+  }
+
   /**
    * Sends the body once, waiting at most `limitMs` for the whole answer. An
    * attempt cut short by `maxElapsedMs` that times out keeps the failure
    * before it as its `cause`, which says more about the service than the clock.
    */
-  async function send(
-    body: string,
-    attempt: number,
-    limitMs: number,
-    signal: AbortSignal | undefined,
-    previous: PlantStoreError | undefined,
-  ): Promise<Outcome> {
+  async function send(sent: Sent, attempt: number, limitMs: number, signal: AbortSignal | undefined, previous: PlantStoreError | undefined): Promise<Outcome> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -166,13 +197,31 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
       const response = await fetchImpl(url, {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
-        body,
+        body: sent.body,
+        // Following would send the plant, and the token, wherever a Location points, and take that server's word for it.
+        redirect: 'manual',
         signal: controller.signal,
       });
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      const redirect = redirected(response, attempt);
+      if (redirect !== undefined) {
+        response.body?.cancel().catch(() => {});
+        return { result: redirect, retryAfter: null };
+      }
       // The timer covers the body too: an answer whose body stalls is as lost as one that never came.
-      const text = await response.text();
+      const read = await readBoundedText(response, sent.maxAnswerBytes);
+      if (!read.ok) {
+        const result = new PlantStoreError({
+          code: ErrorCode.AnswerTooLarge,
+          status: response.status,
+          attempts: attempt,
+          requestId,
+          message: `${url} answered ${response.status} with ${read.declared ? `a Content-Length of ${read.bytes} bytes` : `more than ${sent.maxAnswerBytes} bytes`}, past the ${sent.maxAnswerBytes} bytes the client reads for this create; not read further`,
+        });
+        return { result, retryAfter: null };
+      }
       return {
-        result: readAnswer(response.status, text, attempt, response.headers.get('x-request-id') ?? undefined),
+        result: readAnswer(response.status, read.text, attempt, requestId, sent.plant),
         retryAfter: response.headers.get('retry-after'),
       };
     } catch (error) {
@@ -201,14 +250,17 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
 
   async function tryCreatePlant(plant: NewPlant, createOptions: CreatePlantOptions = {}): Promise<CreatePlantResult> {
     const { signal } = createOptions;
-    const body = stringifyNewPlant(plant);
+    // Each field read once: a getter could answer otherwise the second time, and a 200 is checked against what was sent.
+    const snapshot: NewPlant = typeof plant === 'object' && plant !== null ? { id: plant.id, name: plant.name, tag: plant.tag } : plant;
+    const body = stringifyNewPlant(snapshot);
     if (body instanceof PlantStoreError) return { ok: false, error: body };
+    const sent: Sent = { body, plant: { name: snapshot.name, tag: snapshot.tag }, maxAnswerBytes: answerByteLimit(body) };
     if (signal?.aborted) return { ok: false, error: aborted(signal, 0) };
     const deadline = Date.now() + maxElapsedMs;
     let previous: PlantStoreError | undefined;
     for (let attempt = 1; ; attempt++) {
       const limitMs = Math.min(timeoutMs, Math.max(1, deadline - Date.now()));
-      const { result, retryAfter } = await send(body, attempt, limitMs, signal, previous);
+      const { result, retryAfter } = await send(sent, attempt, limitMs, signal, previous);
       if (!(result instanceof PlantStoreError)) return { ok: true, value: result };
       if (!result.retryable || attempt >= attempts) return { ok: false, error: result };
       // The server's Retry-After is followed as given; one that would outlast the budget ends the create now instead.

@@ -1,3 +1,4 @@
+// Runs under vitest on Node: the client's codes against the core's error table.
 import { errorTable } from '@plant-store/core';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, isServerErrorCode } from './error-code.ts';
@@ -13,6 +14,9 @@ describe('ErrorCode', () => {
       'aborted',
       'invalid-input',
       'unexpected-response',
+      'redirected',
+      'plant-mismatch',
+      'answer-too-large',
     ]);
   });
 

@@ -1,3 +1,4 @@
+// Runs wherever the client runs: browsers, Node 20+, Bun, Deno and Workers (plain data, no runtime API).
 /**
  * Every `code` a {@link PlantStoreError} can carry, by name.
  *
@@ -57,6 +58,12 @@ export const ErrorCode = {
   InvalidInput: 'invalid-input',
   /** An answer that is not one the contract allows: a proxy's HTML page, an unknown `error` code, a 200 that is no Plant. */
   UnexpectedResponse: 'unexpected-response',
+  /** A redirect (any 3xx, or a browser's opaque redirect): not followed, so that the plant never goes to another URL than `baseUrl`'s. Never retried. */
+  Redirected: 'redirected',
+  /** A 200 whose Plant is not the one sent (another name or tag): the answer cannot be trusted. Never retried. */
+  PlantMismatch: 'plant-mismatch',
+  /** An answer larger than the client reads (64 KiB plus six times the request's size), refused unread or cut off there. Never retried. */
+  AnswerTooLarge: 'answer-too-large',
 } as const;
 
 /** Any value of {@link ErrorCode}. */

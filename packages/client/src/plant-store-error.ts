@@ -1,3 +1,4 @@
+// Runs wherever the client runs: browsers, Node 20+, Bun, Deno and Workers (an Error subclass, no runtime API).
 import type { ErrorCode } from './error-code.ts';
 
 /** What a {@link PlantStoreError} is made from. */
@@ -19,7 +20,8 @@ export interface PlantStoreErrorInit {
  * Why a create did not answer a Plant. `code` is the contract's numeric
  * `error` code when the server answered with an Error body, else one of the
  * client's own string codes (`'network'`, `'timeout'`, `'aborted'`,
- * `'invalid-input'`, `'unexpected-response'`); see {@link ErrorCode}.
+ * `'invalid-input'`, `'unexpected-response'`, `'redirected'`,
+ * `'plant-mismatch'`, `'answer-too-large'`); see {@link ErrorCode}.
  *
  * @example
  * try {
@@ -33,7 +35,7 @@ export class PlantStoreError extends Error {
   override readonly name = 'PlantStoreError';
   /** The server's Error code, or the client's own; branch on this, not on `message`. */
   readonly code: ErrorCode;
-  /** The HTTP status of the last answer; `undefined` when none arrived (network, timeout, aborted, invalid input). */
+  /** The HTTP status of the last answer; `undefined` when none arrived (network, timeout, aborted, invalid input) or a browser hid it (an opaque redirect). */
   readonly status: number | undefined;
   /**
    * True for failures that say nothing about the plant (network, timeout, 408,

@@ -1,3 +1,4 @@
+// Runs wherever the client runs: types only.
 /**
  * A plant to create, as the contract's NewPlant. `id` is an int64: a `bigint`
  * anywhere in -9223372036854775808..9223372036854775807, or a `number` that is
@@ -12,8 +13,8 @@ export interface NewPlant {
 
 /**
  * The plant the server stored, as its 200 answer: `name`, and `tag` when the
- * plant has one. The id is never part of the answer. Should a server add
- * fields, they are kept, with integers beyond 2^53 as `bigint`.
+ * plant has one, equal to those sent (the client checks). The id is never part
+ * of the answer. A fresh plain object: fields a server adds are dropped.
  */
 export interface Plant {
   readonly name: string;
