@@ -122,11 +122,11 @@ export async function startPgbouncer(options) {
     output: () => output,
     async reload(config) {
       write(config({ port, directory }));
-      // SIGHUP rereads the file; PgBouncer logs "RELOAD" when it has.
+      // SIGHUP rereads the file; PgBouncer 1.18 logs "got SIGHUP, re-reading config" as it does.
       const before = output.length;
       child.kill('SIGHUP');
       const until = Date.now() + 5_000;
-      while (!/RELOAD|reload/i.test(output.slice(before))) {
+      while (!/re-reading config/.test(output.slice(before))) {
         if (Date.now() > until) throw new Error(`pgbouncer did not reload within 5 s; it printed:\n${output.slice(before)}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
