@@ -2,9 +2,12 @@
 // client itself run on Node 20, 22, 24, Bun and Deno, and its retries under
 // real faults: an answer cut off after the store kept the plant, a server
 // killed with SIGKILL mid-request and started again on its durable store, and
-// a PostgreSQL server frozen with SIGSTOP until the store answers 503.
+// a PostgreSQL server frozen with SIGSTOP until the store answers 503; and, on
+// every runtime, the client against a raw service that redirects, lies and
+// never stops answering.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -306,6 +309,172 @@ describe('the client on other runtimes', () => {
         const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
         if (!EDGE_IDS.includes(neighbour)) expect(await here.createPlant({ id: neighbour, name: 'neighbour' })).toEqual({ name: 'neighbour' });
       }
+    },
+  );
+});
+
+/** What a hostile service did with one runtime's creates, seen from its side. */
+interface Hostile {
+  readonly baseUrl: string;
+  /** Requests that reached the origin the redirect pointed to. */
+  readonly elsewhere: () => number;
+  /** Settles when the endless answer stopped: `byClient` when the client let go before the cap. */
+  readonly endless: Promise<{ byClient: boolean }>;
+  /** Settles when the client let go of the answer that announced a gigabyte. */
+  readonly announced: Promise<void>;
+}
+
+/**
+ * A raw node:http server on port 0 that answers each path under its base
+ * URL as no Plant Store service would: `/redirect` with a 307 to another
+ * origin, `/mismatch` with another plant, `/extra` with fields besides name and
+ * tag, `/announced` with a Content-Length of a gigabyte and a few bytes,
+ * `/endless` with an answer that goes on until the client lets go (or 256 MiB,
+ * so that a client that reads on still ends the test).
+ */
+async function startHostile(): Promise<Hostile> {
+  const cap = 256 << 20;
+  let elsewhereRequests = 0;
+  const elsewhere = createHttpServer((_req, res) => {
+    elsewhereRequests++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"n"}');
+  });
+  let endless!: (result: { byClient: boolean }) => void;
+  let announced!: () => void;
+  const server = createHttpServer((req, res) => {
+    const route = req.url?.split('/')[1];
+    if (route === 'redirect') return void res.writeHead(307, { location: `${hostOf(elsewhere)}/plants` }).end();
+    if (route === 'mismatch') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"other"}');
+    if (route === 'extra') {
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":1,"name":"n","__proto__":{"polluted":true},"admin":true}');
+    }
+    if (route === 'announced') {
+      res.on('close', () => announced());
+      return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 ** 30) }).write('{"name":"n"');
+    }
+    let written = 0;
+    const chunk = Buffer.alloc(64 << 10, 'x');
+    res.on('close', () => endless({ byClient: written < cap }));
+    res.writeHead(200, { 'content-type': 'application/json' }).write('{"name":"n","pad":"');
+    const pump = () => {
+      while (!res.destroyed && written < cap) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end('"}');
+    };
+    pump();
+  });
+  for (const listening of [elsewhere, server]) {
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          listening.closeAllConnections();
+          listening.close(() => resolve());
+        }),
+    );
+  }
+  return {
+    baseUrl: hostOf(server),
+    elsewhere: () => elsewhereRequests,
+    endless: new Promise((resolve) => (endless = resolve)),
+    announced: new Promise((resolve) => (announced = resolve)),
+  };
+}
+
+function hostOf(server: HttpServer): string {
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/**
+ * The checks a client runs against a hostile service, as one script: each
+ * create's error code and status, and what a 200 with extra fields became. As
+ * source text, bundled with the client for each runtime: a command for Node,
+ * Bun and Deno, a Worker for workerd.
+ */
+const HOSTILE_CHECKS = `
+import { createPlantClient, PlantStoreError } from '@plant-store/client';
+
+async function hostileChecks(baseUrl, token) {
+  const outcome = async (route) => {
+    const client = createPlantClient({ baseUrl: baseUrl + '/' + route, token, retry: { attempts: 3, initialDelayMs: 10 } });
+    try {
+      const plant = await client.createPlant({ id: 1n, name: 'n' });
+      return { keys: Object.keys(plant), plain: Object.getPrototypeOf(plant) === Object.prototype, polluted: 'polluted' in plant || 'polluted' in {} };
+    } catch (error) {
+      if (error instanceof PlantStoreError) return { code: error.code, status: error.status ?? null, attempts: error.attempts };
+      throw error;
+    }
+  };
+  const report = {};
+  for (const route of ['redirect', 'mismatch', 'extra', 'announced', 'endless']) report[route] = await outcome(route);
+  return report;
+}
+`;
+const HOSTILE_ENTRIES = {
+  script: `${HOSTILE_CHECKS}
+const [baseUrl, token] = typeof Deno === 'undefined' ? process.argv.slice(2) : Deno.args;
+console.log(JSON.stringify(await hostileChecks(baseUrl, token)));`,
+  worker: `${HOSTILE_CHECKS}
+export default { async fetch(request) { const { baseUrl, token } = await request.json(); return Response.json(await hostileChecks(baseUrl, token)); } };`,
+};
+
+describe('the client on every runtime against a service that redirects, lies and never stops answering', () => {
+  const bundles = { script: join(temporary, 'hostile-script.mjs'), worker: join(temporary, 'hostile-worker.mjs') };
+  beforeAll(async () => {
+    await Promise.all(
+      Object.entries(HOSTILE_ENTRIES).map(([name, contents]) =>
+        build({
+          stdin: { contents, loader: 'js', resolveDir: fileURLToPath(new URL('.', import.meta.url)) },
+          outfile: bundles[name as keyof typeof bundles],
+          bundle: true,
+          format: 'esm',
+          platform: 'neutral',
+          target: 'es2022',
+          logLevel: 'silent',
+        }),
+      ),
+    );
+  });
+
+  async function runHostileChecks(client: string, baseUrl: string): Promise<unknown> {
+    if (client === 'workerd') {
+      const miniflare = new Miniflare({ modules: true, script: readFileSync(bundles.worker, 'utf8'), compatibilityDate: '2026-07-01' });
+      try {
+        const response = await miniflare.dispatchFetch('http://client.test/', { method: 'POST', body: JSON.stringify({ baseUrl, token: CONFORMANCE_TOKEN }) });
+        return await response.json();
+      } finally {
+        await miniflare.dispose();
+      }
+    }
+    const { binary } = runtime(client);
+    const args = client === 'Deno' ? ['run', '--allow-net', bundles.script] : [bundles.script];
+    return new Promise((resolve, reject) =>
+      execFile(
+        binary,
+        [...args, baseUrl, CONFORMANCE_TOKEN],
+        { timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', DENO_NO_UPDATE_CHECK: '1' } },
+        (error, stdout, stderr) => (error ? reject(new Error(`${client}: ${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
+      ),
+    );
+  }
+
+  it.concurrent.for(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])(
+    'client on %s: a redirect is not followed, a lying 200 is refused, extra fields are dropped, an answer past the bound is cut off',
+    async (client, { expect }) => {
+      const hostile = await startHostile();
+      expect(await runHostileChecks(client, hostile.baseUrl)).toEqual({
+        redirect: { code: ErrorCode.Redirected, status: 307, attempts: 1 },
+        mismatch: { code: ErrorCode.PlantMismatch, status: 200, attempts: 1 },
+        extra: { keys: ['name'], plain: true, polluted: false },
+        announced: { code: ErrorCode.AnswerTooLarge, status: 200, attempts: 1 },
+        endless: { code: ErrorCode.AnswerTooLarge, status: 200, attempts: 1 },
+      });
+      expect(hostile.elsewhere()).toBe(0);
+      // The client let go of both long answers: the server saw their connections close, the endless one before its cap.
+      await hostile.announced;
+      expect(await hostile.endless).toEqual({ byClient: true });
     },
   );
 });
