@@ -4,7 +4,7 @@ import { createSqliteStore } from '@plant-store/store-sqlite';
 const store = await createSqliteStore({
   path: 'plants.db', // created with its table if absent; several processes may share it
   synchronous: 'full', // default: a 200 means on disk
-  busyTimeoutMs: 5_000, // default: how long to wait for another process's lock
+  busyTimeoutMs: 4_500, // default: how long a create waits for another process's lock
 });
 
 await store.insertIfAbsent(9223372036854775807n, { name: 'Monstera' }); // { status: 'inserted' }, once committed
