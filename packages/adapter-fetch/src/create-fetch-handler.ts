@@ -1,6 +1,5 @@
-import { createPlantResponder, PROTOCOL_ERRORS, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { createPlantResponder, mountPathOption, PROTOCOL_ERRORS, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { FetchPlantRequest } from './fetch-plant-request.ts';
-import { mountPathOption } from './mount-path-option.ts';
 import type { RequestDeadline } from './request-deadline.ts';
 
 /** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, `mountPath` and `Response`. */

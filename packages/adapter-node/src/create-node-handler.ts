@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPlantResponder, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';
-import { mountPathOption } from './mount-path-option.ts';
 import { isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
 
 /** Options of {@link createNodeHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */

@@ -9,6 +9,7 @@ export { errorTable } from './error-table.ts';
 export { fail } from './failure.ts';
 export { isJsonMediaType } from './is-json-media-type.ts';
 export { logError } from './log-error.ts';
+export { mountPathOption } from './mount-path-option.ts';
 export { createOpenApiDocument } from './openapi-document.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { parseNewPlant } from './parse-new-plant.ts';

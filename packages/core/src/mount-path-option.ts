@@ -1,9 +1,12 @@
+// Runs in every adapter, on every runtime: plain data, no runtime API.
 /**
- * Checks the `mountPath` option and writes it as the core writes `basePath`:
+ * Checks an adapter's `mountPath` option and writes it as the core writes `basePath`:
  * `''` for the root, otherwise a leading `/` and no trailing one.
  *
  * @param factory The function that was given the option, named in the error.
  * @throws TypeError for a path that does not start with `/` or holds a query or fragment.
+ * @example
+ * mountPathOption('createNodeHandler', '/v1/') // '/v1'
  */
 export function mountPathOption(factory: string, mountPath: string | undefined): string | undefined {
   if (mountPath === undefined) return undefined;
