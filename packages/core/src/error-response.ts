@@ -13,7 +13,7 @@ const EXTRA_HEADERS: Partial<Record<ErrorKind, Readonly<Record<string, string>>>
 };
 
 /**
- * The answer for a failure: the table's status, the seed's Error body
+ * The answer for a failure: the table's status, the interface's Error body
  * `{"error": code, "message": ...}`, and the headers the status requires
  * (`WWW-Authenticate` for 401; a 405 passes its `Allow` in `headers`).
  */

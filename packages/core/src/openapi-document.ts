@@ -43,7 +43,7 @@ function schemaOf(schema: GenericSchema): Record<string, unknown> {
 
 /**
  * Adds to the named properties of a generated schema what JSON Schema cannot
- * say from the valibot schema: an OpenAPI `format`, and the seed's meaning of
+ * say from the valibot schema: an OpenAPI `format`, and the interface's meaning of
  * each field as its `description`.
  */
 function withProperties(schema: Record<string, unknown>, added: Readonly<Record<string, Readonly<Record<string, string>>>>): Record<string, unknown> {
@@ -53,7 +53,7 @@ function withProperties(schema: Record<string, unknown>, added: Readonly<Record<
   return { ...schema, properties: merged };
 }
 
-/** The seed's meaning of each field, word for word; `id` adds how to keep its digits. */
+/** The interface's meaning of each field, word for word; `id` adds how to keep its digits. */
 const FIELD_DESCRIPTIONS = {
   name: 'The name of the plant',
   tag: 'Tag that specifies the type',
@@ -76,7 +76,7 @@ const REALM = 'Bearer realm="plant-store"';
 
 /** Each error status: its name under `components.responses` and its description. */
 const RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {
-  // The seed labels its one error response "unexpected error".
+  // The interface labels its one error response "unexpected error".
   400: ['BadRequest', 'unexpected error'],
   401: ['Unauthorized', 'Unauthorized'],
   403: ['Forbidden', 'Forbidden: a CORS preflight from an origin that is not allowed'],
@@ -175,8 +175,8 @@ function describeOtherAnswers(kinds: readonly ErrorKind[]): string {
 
 /**
  * Builds the OpenAPI 3.1.0 document of exactly what one mount of the service
- * answers: the seed's contract (title, version, MIT license, global bearer
- * auth, `POST /plants` with NewPlant in and Plant out, the seed's labels and
+ * answers: the OpenAPI Plant Store interface (title, version, MIT license, global bearer
+ * auth, `POST /plants` with NewPlant in and Plant out, its labels and
  * field meanings) plus every status the contract adds (docs/contract.md),
  * each with the Error codes it can carry, and the optional routes, CORS and
  * server refusals only where `routes` says the mount has them. The schemas
@@ -227,7 +227,7 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
             content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' }, example: NEW_PLANT_EXAMPLE } },
           },
           responses: {
-            // The seed labels its success response "Plant response".
+            // The interface labels its success response "Plant response".
             '200': {
               description: 'Plant response',
               content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' }, example: PLANT_EXAMPLE } },

@@ -15,7 +15,7 @@ export const Int64Schema: v.SchemaWithPipe<
   readonly [v.BigintSchema<undefined>, v.MinValueAction<bigint, bigint, undefined>, v.MaxValueAction<bigint, bigint, undefined>]
 > = v.pipe(v.bigint(), v.minValue(INT64_MIN), v.maxValue(INT64_MAX));
 
-/** The seed's Plant: a required `name` and an optional `tag`, both strings. */
+/** The interface's Plant: a required `name` and an optional `tag`, both strings. */
 export const PlantSchema: v.ObjectSchema<
   { readonly name: v.StringSchema<undefined>; readonly tag: v.OptionalSchema<v.StringSchema<undefined>, undefined> },
   undefined
@@ -25,7 +25,7 @@ export const PlantSchema: v.ObjectSchema<
 });
 
 /**
- * The seed's NewPlant: a Plant plus a required int64 `id`. Unknown keys are
+ * The interface's NewPlant: a Plant plus a required int64 `id`. Unknown keys are
  * dropped by `v.object`, so they are neither stored nor echoed.
  */
 export const NewPlantSchema: v.ObjectSchema<{ readonly id: typeof Int64Schema } & (typeof PlantSchema)['entries'], undefined> = v.object({
@@ -33,7 +33,7 @@ export const NewPlantSchema: v.ObjectSchema<{ readonly id: typeof Int64Schema } 
   ...PlantSchema.entries,
 });
 
-/** The seed's Error body: an int32 `error` code and a `message` for people. */
+/** The interface's Error body: an int32 `error` code and a `message` for people. */
 export const ErrorSchema: v.ObjectSchema<
   {
     readonly error: v.SchemaWithPipe<

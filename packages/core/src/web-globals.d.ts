@@ -5,7 +5,6 @@
 
 interface TextDecoderOptions {
   fatal?: boolean;
-  ignoreBOM?: boolean;
 }
 
 declare class TextDecoder {
@@ -13,24 +12,11 @@ declare class TextDecoder {
   decode(input?: Uint8Array): string;
 }
 
-declare class TextEncoder {
-  encode(input?: string): Uint8Array;
-}
-
-interface SubtleCrypto {
-  digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
-}
-
 interface Crypto {
-  readonly subtle: SubtleCrypto;
+  randomUUID(): string;
 }
 
 declare var crypto: Crypto;
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(handle: unknown): void;
-
-interface Crypto {
-  getRandomValues<T extends Uint8Array>(array: T): T;
-  randomUUID(): string;
-}

@@ -28,8 +28,10 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * Bun's own cut of a request whose bytes stop coming, in seconds (default 10,
  * which cut genuine uploads mid-way: Bun counts it from the head, not from the
  * last byte). Past the request timeout, so that a slow body hears its 408
- * rather than a silent close. Bun closes connections that are idle between
- * requests, or still sending the head, after about 10 s whatever this says.
+ * rather than a silent close. Bun also closes idle connections between
+ * requests after this long, and one still sending its head after about 10 s
+ * whatever this says; both on a 4 s timer wheel, so up to 4 s early
+ * (Bun 1.4.5, oven-sh/bun#33610).
  */
 const IDLE_TIMEOUT_S = 35;
 

@@ -31,7 +31,7 @@ const INT64_MIN = '-9223372036854775808';
 const INT64_MAX = '9223372036854775807';
 
 /**
- * Checks that `response` is the seed's Error body with `code` under `status`,
+ * Checks that `response` is the interface's Error body with `code` under `status`,
  * and leaks nothing: exactly `error` and `message`, JSON content type, no
  * stack trace, no token, no injected fault detail.
  */
