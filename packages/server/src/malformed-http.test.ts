@@ -55,7 +55,7 @@ describe('malformed HTTP', () => {
       const body = `{"id":${20 + i},"name":"${name}"}`;
       return `${HEAD}Content-Length: ${body.length}\r\n\r\n${body}`;
     });
-    const result = await rawExchange(running.url, [requests.join('')], 1_000);
+    const result = await rawExchange(running.url, [requests.join('')], 10_000, { answers: 3 });
     const answers = parseResponses(result.received);
     expect(answers.map((answer) => `${answer.status} ${answer.body}`)).toEqual(['200 {"name":"a"}', '200 {"name":"b"}', '200 {"name":"c"}']);
   });
@@ -107,7 +107,8 @@ describe('malformed HTTP', () => {
       [
         `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       ],
-      1_000,
+      10_000,
+      { answers: 1 },
     );
     expect(parseResponses(result.received).map((answer) => answer.status)).toEqual([401]);
   });

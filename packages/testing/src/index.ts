@@ -13,5 +13,5 @@ export type { ConformanceOptions, ConformanceScenario } from './conformance-scen
 export type { ConformanceTarget, RunningTarget } from './describe-http-conformance.ts';
 export type { BetweenChunks, RawRequest, RawResponse } from './http-client.ts';
 export type { KeepAliveLoad, LoadOutcome } from './keep-alive-load.ts';
-export type { RawExchangeResult, RawStep } from './raw-exchange.ts';
+export type { RawExchangeOptions, RawExchangeResult, RawStep } from './raw-exchange.ts';
 export type { StoreContractCheck, StoreContractOptions, StoreContractResult } from './store-contract.ts';
