@@ -42,7 +42,7 @@ describe('two standalone servers racing the same ids on PostgreSQL', () => {
               id,
               await Promise.all(
                 servers.map((server, s) =>
-                  send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"server-${s}"}`, agent: agents[s] }).then(
+                  send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"server-${s}"}`, agent: agents[s]! }).then(
                     (response) => response.status,
                     () => 0,
                   ),
