@@ -1,5 +1,6 @@
 import packageJson from '../package.json' with { type: 'json' };
-import { usageText, type Runtime } from './usage-text.ts';
+import type { Runtime } from './standalone-variables.ts';
+import { usageText } from './usage-text.ts';
 
 /** Where {@link answerCliArgs} writes: the runtime's standard output and error. */
 export interface CliOutput {

@@ -1,3 +1,3 @@
 export { runBun } from './run-bun.ts';
 
-export type { BuildOptions } from './create-standalone.ts';
+export type { BuildOptions } from './build-options.ts';

@@ -1,19 +1,8 @@
 import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
-import type { PlantHandlerOptions } from '@plant-store/core';
+import type { BuildOptions } from './build-options.ts';
 import { formatAccessLog } from './format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { standaloneHandlerOptions } from './standalone-handler-options.ts';
-
-/**
- * What a standalone server serves, given its configuration: the launchers'
- * own build opens the configured store with the configured tokens; test
- * fixtures pass theirs (a failing store, a throwing verifier) to run the
- * production launcher with a fault.
- */
-export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => ServedOptions;
-
-/** The handler options a standalone server decides: the store, the tokens, where errors go. */
-export type ServedOptions = Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
 
 /** A standalone Fetch server's configuration and its handler, access log included. */
 export interface Standalone {

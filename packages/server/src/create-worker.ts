@@ -1,7 +1,8 @@
 import type { FetchContext } from '@plant-store/adapter-fetch';
 import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { createStandalone, type BuildOptions, type Standalone } from './create-standalone.ts';
+import type { BuildOptions } from './build-options.ts';
+import { createStandalone, type Standalone } from './create-standalone.ts';
 import type { StandaloneEnv } from './read-standalone-config.ts';
 
 /** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */

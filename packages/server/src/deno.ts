@@ -1,3 +1,3 @@
 export { runDeno } from './run-deno.ts';
 
-export type { BuildOptions } from './create-standalone.ts';
+export type { BuildOptions } from './build-options.ts';

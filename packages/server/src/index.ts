@@ -10,7 +10,8 @@ export { startupLines } from './startup-lines.ts';
 
 export type { LineSink } from './access-log.ts';
 export type { DrainingFetch, DrainingFetchOptions } from './create-draining-fetch.ts';
-export type { BuildOptions, Standalone } from './create-standalone.ts';
+export type { BuildOptions } from './build-options.ts';
+export type { Standalone } from './create-standalone.ts';
 export type { AccessLogEntry } from './format-access-log.ts';
 export type { LogFormat, StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
 export type { RunningServer, ServeOptions } from './serve.ts';

@@ -1,4 +1,4 @@
-import type { BuildOptions, ServedOptions } from './create-standalone.ts';
+import type { BuildOptions, ServedOptions } from './build-options.ts';
 import { openStore } from './open-store.ts';
 import type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
 import type { StoreDescription } from './startup-lines.ts';

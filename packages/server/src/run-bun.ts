@@ -1,7 +1,8 @@
 // Runs on Bun: the standalone Bun launcher and each of its worker processes.
 import { batchLines } from './access-log.ts';
 import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
-import { createStandalone, type BuildOptions } from './create-standalone.ts';
+import type { BuildOptions } from './build-options.ts';
+import { createStandalone } from './create-standalone.ts';
 import { explainListenError } from './explain-listen-error.ts';
 import { logUnhandledRejections } from './log-unhandled-rejections.ts';
 import { openServed } from './open-served.ts';

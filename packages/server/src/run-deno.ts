@@ -2,7 +2,7 @@
 import { denoWorkerPermissions } from './deno-worker-permissions.ts';
 import { formatLogRecords } from './format-log-records.ts';
 import { logUnhandledRejections } from './log-unhandled-rejections.ts';
-import type { BuildOptions } from './create-standalone.ts';
+import type { BuildOptions } from './build-options.ts';
 import { openServed } from './open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from './read-standalone-config.ts';
 import { serveStandalone } from './serve-standalone.ts';

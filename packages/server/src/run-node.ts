@@ -1,6 +1,6 @@
 // Runs on Node: the `plant-store` command, and each of its cluster workers.
 import cluster from 'node:cluster';
-import type { BuildOptions } from './create-standalone.ts';
+import type { BuildOptions } from './build-options.ts';
 import { runCluster } from './run-cluster.ts';
 import { openServed } from './open-served.ts';
 import { formatLogRecords } from './format-log-records.ts';

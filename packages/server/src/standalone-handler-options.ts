@@ -1,7 +1,7 @@
 // Runs in every standalone launcher (Node, Bun, Deno, workerd's front and its Worker): the handler options they share.
 import { PROTOCOL_ERRORS, type PlantHandlerOptions, type ProtocolErrorKind } from '@plant-store/core';
 import { docsPage } from '@plant-store/docs-page';
-import type { ServedOptions } from './create-standalone.ts';
+import type { ServedOptions } from './build-options.ts';
 import type { StandaloneConfig } from './read-standalone-config.ts';
 import { standaloneErrorLog } from './standalone-error-log.ts';
 

@@ -1,5 +1,7 @@
 // Runs wherever a standalone server reads its settings or prints its usage: plain data.
-import type { Runtime } from './usage-text.ts';
+
+/** The runtimes a standalone launcher runs on. */
+export type Runtime = 'Node' | 'Bun' | 'Deno' | 'workerd';
 
 /** One environment variable a standalone server reads. */
 export interface StandaloneVariable {

@@ -1,9 +1,8 @@
 // Runs in the Node, Bun, Deno and workerd launchers, before the server starts: plain data, no runtime API.
 import type { LogRecord } from './format-log-records.ts';
 import { nearestName } from './nearest-name.ts';
-import { STANDALONE_VARIABLES } from './standalone-variables.ts';
+import { STANDALONE_VARIABLES, type Runtime } from './standalone-variables.ts';
 import { WORKER_OF } from './supervise-workers.ts';
-import type { Runtime } from './usage-text.ts';
 
 const PREFIX = 'PLANT_STORE_';
 /** Variables the server sets for itself; never a user's typo. */

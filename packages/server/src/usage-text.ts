@@ -1,8 +1,5 @@
 // Runs in the Node, Bun, Deno and workerd launchers, for --help.
-import { STANDALONE_VARIABLES } from './standalone-variables.ts';
-
-/** The runtimes a standalone launcher runs on. */
-export type Runtime = 'Node' | 'Bun' | 'Deno' | 'workerd';
+import { STANDALONE_VARIABLES, type Runtime } from './standalone-variables.ts';
 
 /**
  * What `--help` prints on `runtime`: how to run the server, and every

@@ -3,7 +3,7 @@ import { formatLogRecords } from './format-log-records.ts';
 import type { StandaloneEnv } from './read-standalone-config.ts';
 import { startLogFormat } from './start-log-format.ts';
 import { unknownVariableWarnings } from './unknown-variable-warnings.ts';
-import type { Runtime } from './usage-text.ts';
+import type { Runtime } from './standalone-variables.ts';
 
 /**
  * Writes {@link unknownVariableWarnings} to standard error, in the log format

@@ -1,0 +1,14 @@
+// Runs wherever a standalone server is built (the Node, Bun, Deno and workerd launchers, and the Worker): types only.
+import type { PlantHandlerOptions } from '@plant-store/core';
+import type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.ts';
+
+/**
+ * What a standalone server serves, given its configuration: the launchers'
+ * own build opens the configured store with the configured tokens; test
+ * fixtures pass theirs (a failing store, a throwing verifier) to run the
+ * production launcher with a fault.
+ */
+export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => ServedOptions;
+
+/** The handler options a standalone server decides: the store, the tokens, where errors go. */
+export type ServedOptions = Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
