@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer, type TestPgbouncer } from './support/pgbouncer.mjs';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { runtime, spawnServer } from './runtimes.ts';
+import { until } from './support/outage-load.ts';
 
 const SNIPPET = readFileSync(fileURLToPath(new URL('../docs/snippets/pgbouncer.ini', import.meta.url)), 'utf8');
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
@@ -22,14 +23,6 @@ const CONTRACT_RUNS = 50;
 
 const binary = findPgbouncer();
 if (binary === undefined) console.warn(`pgbouncer.test.ts: skipped, no PgBouncer: ${INSTALL_PGBOUNCER}`);
-
-const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe.skipIf(binary === undefined)('PgBouncer in transaction mode (docs/snippets/pgbouncer.ini) in front of PostgreSQL', () => {
   let database: TestDatabase;

@@ -6,17 +6,15 @@
 // (docs/snippets/pgbouncer.ini), whose configuration is then pointed at the new primary and
 // reloaded, as a failover manager would. Case (b) skips, saying how to install PgBouncer,
 // where it is missing.
-import { Agent } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer, type TestPgbouncer } from './support/pgbouncer.mjs';
 import { startPostgres, type TestDatabase, type TestStandby } from './support/start-postgres.mjs';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { expectAcknowledgedStored, startOutageLoad, until } from './support/outage-load.ts';
 
-const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 /** The handler's default store timeout, which the server's creates run under. */
 const STORE_TIMEOUT_MS = 5_000;
 /** How soon after the promotion every create must succeed again (the issue's bound; measured far less). */
@@ -32,14 +30,6 @@ function settingsOf(conf: string): Record<string, string> {
   }
   return settings;
 }
-
-const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 /** A primary with a synchronous standby, both from the documented settings. */
 async function startPair(): Promise<{ primary: TestDatabase; standby: TestStandby; password: string }> {
@@ -76,25 +66,8 @@ async function startPair(): Promise<{ primary: TestDatabase; standby: TestStandb
  * the kill was answered 503, and keeps the load on until RECOVERY_MS plus 2 s after the promotion.
  */
 async function failoverUnderLoad(server: SpawnedServer, primary: TestDatabase, failover: () => Promise<void>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  type Outcome = { readonly id: number; readonly began: number; readonly ms: number; readonly status: number };
-  const outcomes: Outcome[] = [];
-  let next = 1;
-  let stopAt = Number.POSITIVE_INFINITY;
-  const client = async () => {
-    while (Date.now() < stopAt) {
-      const id = next++;
-      const began = Date.now();
-      const status = await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"p${id}"}`, agent }).then(
-        (response) => response.status,
-        () => 0,
-      );
-      outcomes.push({ id, began, ms: Date.now() - began, status });
-      // A 503 comes with Connection: close; a short pause keeps an outage from becoming a busy loop.
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const clients = Array.from({ length: 32 }, client);
+  const load = startOutageLoad(server.baseUrl, 32);
+  const { outcomes } = load;
   try {
     await until(() => outcomes.filter((outcome) => outcome.status === 200).length >= 300, 20_000, '300 creates before the kill');
     await primary.kill();
@@ -102,15 +75,12 @@ async function failoverUnderLoad(server: SpawnedServer, primary: TestDatabase, f
     await until(() => outcomes.some((outcome) => outcome.began > killedAt && outcome.status === 503), 10_000, 'a 503 while no primary is up');
     await failover();
     const promotedAt = Date.now();
-    stopAt = promotedAt + RECOVERY_MS + 2_000;
-    await Promise.all(clients);
+    await load.stopAt(promotedAt + RECOVERY_MS + 2_000);
     const firstSuccess = outcomes.find((outcome) => outcome.began >= promotedAt && outcome.status === 200);
     const failedAfter = outcomes.filter((outcome) => outcome.began >= promotedAt && outcome.status !== 200);
     return { outcomes, killedAt, promotedAt, firstSuccess, failedAfter };
   } finally {
-    stopAt = 0;
-    await Promise.all(clients);
-    agent.destroy();
+    await load.stopAt(0);
   }
 }
 
@@ -136,15 +106,7 @@ async function expectNothingLost(
   expect(server.child.exitCode).toBe(null);
   expect(server.output()).not.toMatch(/unhandled|uncaught/i);
   // Every 200 is on the new primary, with its content.
-  const acknowledged = outcomes.filter((outcome) => outcome.status === 200).map((outcome) => outcome.id);
-  const sql = postgres(newPrimaryUrl, { onnotice: () => {} });
-  try {
-    const rows = await sql<{ id: string; name: string }[]>`SELECT id::text AS id, name FROM plants WHERE id = ANY(${acknowledged}::bigint[])`;
-    const stored = new Map(rows.map((row) => [Number(row.id), row.name]));
-    expect(acknowledged.filter((id) => stored.get(id) !== `"p${id}"`)).toEqual([]);
-  } finally {
-    await sql.end();
-  }
+  await expectAcknowledgedStored(newPrimaryUrl, outcomes);
 }
 
 describe('a primary killed with SIGKILL under load and its synchronous standby promoted', () => {

@@ -1,26 +1,16 @@
 // Runs in vitest on Node 20, against real PostgreSQL servers (the embedded binaries) and,
 // for the restart, a standalone Node 22 server in its own process: what store-postgres
 // does when the database crashes, is slow, conflicts, or is reached late.
-import { Agent } from 'node:http';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { runtime, spawnServer } from './runtimes.ts';
+import { expectAcknowledgedStored, startOutageLoad, until } from './support/outage-load.ts';
 
-const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 /** The handler's default store timeout, which the server's creates run under. */
 const STORE_TIMEOUT_MS = 5_000;
-
-const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe('a standalone server over PostgreSQL killed with SIGKILL under load and started again', () => {
   let database: TestDatabase;
@@ -31,25 +21,8 @@ describe('a standalone server over PostgreSQL killed with SIGKILL under load and
 
   it('stores every acknowledged create, answers every request within the store timeout plus a second, and creates again within 5 s of the database accepting connections, without a restart', async () => {
     const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_DATABASE_URL: database.url });
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    type Outcome = { readonly id: number; readonly began: number; readonly ms: number; readonly status: number };
-    const outcomes: Outcome[] = [];
-    let next = 1;
-    let stopAt = Number.POSITIVE_INFINITY;
-    const client = async () => {
-      while (Date.now() < stopAt) {
-        const id = next++;
-        const began = Date.now();
-        const status = await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"p${id}"}`, agent }).then(
-          (response) => response.status,
-          () => 0,
-        );
-        outcomes.push({ id, began, ms: Date.now() - began, status });
-        // A 503 comes with Connection: close; a short pause keeps an outage from becoming a busy loop.
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const clients = Array.from({ length: 64 }, client);
+    const load = startOutageLoad(server.baseUrl, 64);
+    const { outcomes } = load;
     try {
       await until(() => outcomes.filter((outcome) => outcome.status === 200).length >= 500, 20_000, '500 creates before the kill');
       await database.kill();
@@ -60,8 +33,7 @@ describe('a standalone server over PostgreSQL killed with SIGKILL under load and
       await database.start();
       const acceptedAt = Date.now();
       // Load goes on for 5 s of grace plus 2 s in which every create must succeed.
-      stopAt = acceptedAt + 7_000;
-      await Promise.all(clients);
+      await load.stopAt(acceptedAt + 7_000);
 
       const after = outcomes.filter((outcome) => outcome.began >= acceptedAt + 5_000);
       const firstSuccess = outcomes.find((outcome) => outcome.began >= acceptedAt && outcome.status === 200);
@@ -81,19 +53,9 @@ describe('a standalone server over PostgreSQL killed with SIGKILL under load and
       expect(server.output()).not.toMatch(/unhandled|uncaught/i);
 
       // Every 200 is in the table, with its content.
-      const acknowledged = outcomes.filter((outcome) => outcome.status === 200).map((outcome) => outcome.id);
-      const sql = postgres(database.url, { onnotice: () => {} });
-      try {
-        const rows = await sql<{ id: string; name: string }[]>`SELECT id::text AS id, name FROM plants WHERE id = ANY(${acknowledged}::bigint[])`;
-        const stored = new Map(rows.map((row) => [Number(row.id), row.name]));
-        expect(acknowledged.filter((id) => stored.get(id) !== `"p${id}"`)).toEqual([]);
-      } finally {
-        await sql.end();
-      }
+      await expectAcknowledgedStored(database.url, outcomes);
     } finally {
-      stopAt = 0;
-      await Promise.all(clients);
-      agent.destroy();
+      await load.stopAt(0);
       await server.close();
     }
   }, 90_000);
