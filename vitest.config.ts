@@ -11,9 +11,9 @@ export default defineConfig({
     // fits its time budget; every timing bound in the tests allows for a loaded machine.
     maxWorkers: 2,
     projects: [
-      // Fast: the packages' own tests and the documentation's snippets, in this process or
+      // Fast: the packages' own tests (src/ and test/) and the documentation's snippets, in this process or
       // against servers on port 0 (`vitest run --project packages`).
-      { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts', 'docs/**/*.test.ts'] } },
+      { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'docs/**/*.test.ts'] } },
       // Slow: every runtime's standalone process, PostgreSQL, the examples, the OpenAPI tools.
       { extends: true, test: { name: 'runtimes', include: ['runtime-tests/*.test.ts'] } },
     ],

@@ -1,5 +1,5 @@
 // Runs in vitest on Node 20; starts Node 22 (type stripping), Bun and Deno on the
-// standalone launchers' guard (packages/server/src/log-unhandled-rejections.ts).
+// standalone launchers' guard (packages/server/src/launcher/_log-unhandled-rejections.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runtime } from './runtimes.ts';
 
-const GUARD = fileURLToPath(new URL('../packages/server/src/log-unhandled-rejections.ts', import.meta.url));
+const GUARD = fileURLToPath(new URL('../packages/server/src/launcher/_log-unhandled-rejections.ts', import.meta.url));
 
 describe('the standalone launchers survive an unhandled rejection', () => {
   for (const name of ['Node 22', 'Bun', 'Deno']) {

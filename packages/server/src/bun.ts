@@ -1,3 +1,3 @@
-export { runBun } from './run-bun.ts';
+export { runBun } from './bun/run-bun.ts';
 
-export type { BuildOptions } from './build-options.ts';
+export type { BuildOptions } from './shared/build-options.ts';

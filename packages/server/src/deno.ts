@@ -1,3 +1,3 @@
-export { runDeno } from './run-deno.ts';
+export { runDeno } from './deno/run-deno.ts';
 
-export type { BuildOptions } from './build-options.ts';
+export type { BuildOptions } from './shared/build-options.ts';

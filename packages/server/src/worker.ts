@@ -1,4 +1,4 @@
-export { createWorker } from './create-worker.ts';
+export { createWorker } from './workerd/create-worker.ts';
 
-export type { BuildOptions } from './build-options.ts';
-export type { PlantStoreWorker, WorkerEnv } from './create-worker.ts';
+export type { BuildOptions } from './shared/build-options.ts';
+export type { PlantStoreWorker, WorkerEnv } from './workerd/create-worker.ts';

@@ -1,1 +1,1 @@
-export { runWorkerd } from './run-workerd.ts';
+export { runWorkerd } from './workerd/run-workerd.ts';

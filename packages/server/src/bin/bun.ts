@@ -1,5 +1,5 @@
-import { answerCliArgs } from '../answer-cli-args.ts';
-import { runBun } from '../run-bun.ts';
+import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { runBun } from '../bun/run-bun.ts';
 
 // The standalone Bun server: `pnpm start:bun`.
 const code = answerCliArgs(process.argv.slice(2), 'Bun', {

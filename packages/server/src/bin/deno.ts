@@ -1,5 +1,5 @@
-import { answerCliArgs } from '../answer-cli-args.ts';
-import { runDeno } from '../run-deno.ts';
+import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { runDeno } from '../deno/run-deno.ts';
 
 declare const Deno: { readonly args: readonly string[]; exitCode: number };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { answerCliArgs } from '../answer-cli-args.ts';
-import { runNode } from '../run-node.ts';
+import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { runNode } from '../node/run-node.ts';
 
 // The standalone Node server: `pnpm start` at the repository root, or `plant-store`.
 const code = answerCliArgs(process.argv.slice(2), 'Node', {

@@ -1,4 +1,4 @@
-import { createWorker } from '../create-worker.ts';
+import { createWorker } from '../workerd/create-worker.ts';
 
 // The Worker that `pnpm start:workerd` serves.
 export default createWorker();

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { answerCliArgs } from '../answer-cli-args.ts';
-import { runWorkerd } from '../run-workerd.ts';
-import { stopOnStartError } from '../stop-on-start-error.ts';
+import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { runWorkerd } from '../workerd/run-workerd.ts';
+import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 
 // The standalone workerd server: `pnpm start:workerd` serves the Worker built beside this file.
 const code = answerCliArgs(process.argv.slice(2), 'workerd', {

@@ -1,0 +1,49 @@
+import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
+import type { BuildOptions } from '../shared/build-options.ts';
+import { formatAccessLog } from '../shared/format-access-log.ts';
+import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
+import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
+
+/** A standalone Fetch server's configuration and its handler, access log included. */
+export interface Standalone {
+  readonly config: StandaloneConfig;
+  readonly fetch: FetchHandler;
+}
+
+/**
+ * Builds what every standalone Fetch runtime (Bun, Deno, workerd) serves: the
+ * same configuration from the same variables, the same handler, the same
+ * access-log lines as the Node server, in the configured format.
+ *
+ * @param log Receives one access-log line per request (the answers of a request deadline and of draining included).
+ * @param build What to serve, given the settings.
+ * @param config The settings, when the caller has read them already.
+ */
+export function createStandalone(
+  env: StandaloneEnv,
+  log: (line: string) => void,
+  build: BuildOptions,
+  config: StandaloneConfig = readStandaloneConfig(env),
+): Standalone {
+  const handler = createFetchHandler(standaloneHandlerOptions(config, build(config, env)));
+  if (!config.accessLog) return { config, fetch: handler };
+  const format = formatAccessLog(config.logFormat);
+  return {
+    config,
+    async fetch(request, context) {
+      const started = performance.now();
+      const response = await handler(request, context);
+      const ms = performance.now() - started;
+      log(
+        format({
+          method: request.method,
+          url: pathAndQuery(request.url),
+          status: response.status,
+          ms,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+        }),
+      );
+      return response;
+    },
+  };
+}

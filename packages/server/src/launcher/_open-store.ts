@@ -1,0 +1,94 @@
+// Runs in the Node, Bun and Deno launchers.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { PlantStore } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { createPostgresStore } from '@plant-store/store-postgres';
+import { createSqliteStore, isSqliteAvailable } from '@plant-store/store-sqlite';
+import { redact, type StoreChoice } from '../shared/_parse-database-url.ts';
+import { whyNoDirectory } from './_why-no-directory.ts';
+
+/** The directory, under the working directory, of the default SQLite file. */
+export const DEFAULT_DATA_DIR = '.plant-store';
+/** The default SQLite file: `.plant-store/plants.db` under the working directory. */
+export const DEFAULT_SQLITE_FILE = `${DEFAULT_DATA_DIR}/plants.db`;
+
+/** A store a standalone server opened, with the words that tell where it keeps plants. */
+export interface OpenedStore {
+  readonly store: PlantStore;
+  /** For the startup line, e.g. `sqlite at /srv/.plant-store/plants.db`; never a password. */
+  readonly description: string;
+  /** A line to print at start when plants will not outlive the process. */
+  readonly warning?: string;
+  close(): Promise<void>;
+}
+
+const MEMORY_WARNING =
+  'plant-store: plants are kept in memory and lost when the process stops; ' +
+  'set PLANT_STORE_DATABASE_URL=sqlite:PATH (Node 22.13+, Bun, Deno) or postgres://… to keep them';
+
+/**
+ * Opens the store `choice` names (docs/contract.md, "Stores"). The default is
+ * a SQLite file at {@link DEFAULT_SQLITE_FILE} wherever the runtime has
+ * SQLite, else (Node 20) the memory store, with a warning.
+ *
+ * @throws Error with one line naming the cause: a file that cannot be opened,
+ *   SQLite asked for on a runtime without it, a database out of reach within
+ *   its connect timeout. When the default file is what fails, the line says
+ *   it is the default (the user set nothing) and how to choose another place.
+ */
+export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
+  switch (choice.kind) {
+    case 'memory':
+      return { store: createMemoryStore(), description: 'memory', warning: MEMORY_WARNING, close: async () => {} };
+    case 'default':
+      if (!(await isSqliteAvailable())) {
+        return { store: createMemoryStore(), description: 'memory', warning: `${MEMORY_WARNING} (this runtime has no built-in SQLite)`, close: async () => {} };
+      }
+      try {
+        mkdirSync(DEFAULT_DATA_DIR, { recursive: true });
+      } catch (error) {
+        throw defaultPlaceError(whyNoDirectory(DEFAULT_DATA_DIR, error));
+      }
+      return openSqlite(DEFAULT_SQLITE_FILE, (cause) => defaultPlaceError(`it cannot be opened (${cause})`));
+    case 'sqlite':
+      return openSqlite(choice.path);
+    case 'postgres': {
+      const where = redact(choice.url);
+      const store = await createPostgresStore({ url: choice.url }).catch((error: unknown) => {
+        throw new Error(`PLANT_STORE_DATABASE_URL: cannot use PostgreSQL at ${where}: ${messageOf(error)}`);
+      });
+      return { store, description: `postgres at ${where}`, close: () => store.close() };
+    }
+  }
+}
+
+/**
+ * @param failed The error for a file that cannot be opened, given the cause
+ *   in words; by default it names the file `PLANT_STORE_DATABASE_URL` gave.
+ */
+async function openSqlite(
+  path: string,
+  failed = (cause: string) => new Error(`PLANT_STORE_DATABASE_URL: cannot use the SQLite file ${resolve(path)}: ${cause}`),
+): Promise<OpenedStore> {
+  const absolute = resolve(path);
+  const store = await createSqliteStore({ path: absolute }).catch((error: unknown) => {
+    throw failed(messageOf(error));
+  });
+  return { store, description: `sqlite at ${absolute}`, close: () => store.close() };
+}
+
+/**
+ * The default SQLite place cannot be used: said as such, since the user set
+ * nothing and may not know of `.plant-store` at all, with the two ways out.
+ */
+function defaultPlaceError(why: string): Error {
+  return new Error(
+    `PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${resolve(DEFAULT_SQLITE_FILE)}, but ${why}; ` +
+      'set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory',
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,19 @@
+// Runs in the Node, Bun, Deno and workerd launchers, before the server starts.
+import { formatLogRecords } from '../shared/_format-log-records.ts';
+import type { StandaloneEnv } from '../shared/read-standalone-config.ts';
+import { startLogFormat } from '../shared/_start-log-format.ts';
+import { unknownVariableWarnings } from '../shared/_unknown-variable-warnings.ts';
+import type { Runtime } from '../shared/_standalone-variables.ts';
+
+/**
+ * Writes {@link unknownVariableWarnings} to standard error, in the log format
+ * asked for, before anything else is read, so that they are seen even when
+ * the start then fails (a misspelt `PLANT_STORE_DATABASE_URL` leaves the
+ * default SQLite file, which may be what cannot be opened).
+ *
+ * @param names Every name in the environment; none where it cannot be listed (Deno without full `--allow-env`).
+ */
+export function warnUnknownVariables(names: Iterable<string>, runtime: Runtime, env: StandaloneEnv): void {
+  const records = unknownVariableWarnings(names, runtime);
+  if (records.length > 0) console.error(formatLogRecords(records, startLogFormat(env)));
+}

@@ -1,0 +1,27 @@
+// Runs in the Node and Deno launchers (Deno's node:http), and in each of their worker processes.
+import { explainListenError } from '../shared/_explain-listen-error.ts';
+import type { Served } from '../launcher/_open-served.ts';
+import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
+import { serve, type RunningServer } from './serve.ts';
+import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
+
+/**
+ * {@link serve} as the standalone Node and Deno servers run it: the
+ * configured address, log format and access log, over what `served` holds.
+ * A listen that fails rejects with the error {@link explainListenError} gives,
+ * naming `HOST` or `PORT` and what to do.
+ *
+ * @param reusePort Whether the port is opened with SO_REUSEPORT, for one of several processes each with its own socket (Deno).
+ */
+export function serveStandalone(config: StandaloneConfig, served: Served, reusePort = false): Promise<RunningServer> {
+  return serve({
+    ...standaloneHandlerOptions(config, served.options),
+    host: config.host,
+    port: config.port,
+    logFormat: config.logFormat,
+    ...(config.accessLog ? {} : { accessLog: false as const }),
+    ...(reusePort ? { reusePort } : {}),
+  }).catch((error: unknown) => {
+    throw explainListenError(error, config.host, config.port);
+  });
+}

@@ -1,0 +1,12 @@
+import { jsonLogLine } from '../shared/_json-log-line.ts';
+
+/**
+ * Writes the runtime's own warnings (Node 22's "SQLite is an experimental
+ * feature") as JSON lines at level `warn` instead of Node's two plain lines,
+ * so that a JSON log holds nothing but JSON. Node prints warnings through a
+ * `warning` listener of its own, which this one replaces.
+ */
+export function logWarningsAsJson(): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => console.error(jsonLogLine('warn', { msg: `${warning.name}: ${warning.message}` })));
+}

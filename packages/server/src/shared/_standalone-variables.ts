@@ -1,0 +1,57 @@
+// Runs wherever a standalone server reads its settings or prints its usage: plain data.
+
+/**
+ * The environment variable that marks a process as one of several, started
+ * by a supervisor (Bun and Deno; node:cluster has its own mark): its value is
+ * the supervisor's pid.
+ */
+export const WORKER_OF = 'PLANT_STORE_WORKER_OF';
+
+/** The runtimes a standalone launcher runs on. */
+export type Runtime = 'Node' | 'Bun' | 'Deno' | 'workerd';
+
+/** One environment variable a standalone server reads. */
+export interface StandaloneVariable {
+  readonly name: string;
+  /** What applies when it is unset, in words. */
+  readonly default: string;
+  readonly meaning: string;
+  /** Set when only some runtimes read it. */
+  readonly only?: readonly Runtime[];
+}
+
+/**
+ * Every variable a standalone server reads, in the order `--help` lists them.
+ * One table, so that the usage text, Deno's `--allow-env` list, the warning
+ * for a variable that is none of these and the documentation cannot drift
+ * apart.
+ */
+export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
+  { name: 'HOST', default: '127.0.0.1', meaning: 'interface to listen on' },
+  { name: 'PORT', default: '8080', meaning: 'port, 0 to 65535; 0 picks a free one' },
+  {
+    name: 'PLANT_STORE_TOKENS',
+    default: 'none (one is made and printed)',
+    meaning: 'accepted bearer tokens, comma-separated; set with none in it, the start stops',
+  },
+  {
+    name: 'PLANT_STORE_DATABASE_URL',
+    default: 'sqlite:.plant-store/plants.db (memory on Node 20; D1 on workerd)',
+    meaning: 'where plants are kept: memory:, sqlite:PATH, a file: URL or postgres://…',
+  },
+  { name: 'PLANT_STORE_ACCESS_LOG', default: 'on', meaning: 'switch: off turns the access log off' },
+  { name: 'PLANT_STORE_LOG_FORMAT', default: 'text', meaning: 'json writes every log line as one JSON object' },
+  {
+    name: 'PLANT_STORE_CORS_ORIGINS',
+    default: 'unset (CORS off)',
+    meaning: 'origins whose pages may call it, comma-separated (https://app.example.com), or * for any',
+  },
+  { name: 'PLANT_STORE_DOCS', default: 'on', meaning: 'switch: off turns the API reference page at /docs off' },
+  {
+    name: 'PLANT_STORE_WORKERS',
+    default: '1',
+    meaning: 'processes serving the one port, 1 to 256, over a store they share',
+    only: ['Node', 'Bun', 'Deno'],
+  },
+  { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
+];

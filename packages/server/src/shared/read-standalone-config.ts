@@ -1,0 +1,118 @@
+// Runs wherever a standalone server reads its settings: the Node, Bun, Deno and workerd launchers, and the Worker.
+import { staticTokens, type Authenticate } from '@plant-store/core';
+import { parseCorsOrigins } from './_parse-cors-origins.ts';
+import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
+import { parseSwitch } from './_parse-switch.ts';
+
+/** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
+export type LogFormat = 'text' | 'json';
+
+/** Environment variables a standalone server reads; all optional. */
+export interface StandaloneEnv {
+  readonly HOST?: string | undefined;
+  readonly PORT?: string | undefined;
+  readonly PLANT_STORE_TOKENS?: string | undefined;
+  readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
+  readonly PLANT_STORE_DATABASE_URL?: string | undefined;
+  readonly PLANT_STORE_WORKERS?: string | undefined;
+  readonly PLANT_STORE_LOG_FORMAT?: string | undefined;
+  readonly PLANT_STORE_CORS_ORIGINS?: string | undefined;
+  readonly PLANT_STORE_DOCS?: string | undefined;
+}
+
+/** How a standalone server should run, the same on every runtime. */
+export interface StandaloneConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly authenticate: Authenticate;
+  /** Set when `PLANT_STORE_TOKENS` was unset: the one token accepted, to print once. */
+  readonly generatedToken?: string;
+  readonly accessLog: boolean;
+  /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
+  readonly store: StoreChoice;
+  /** Processes serving one port (`PLANT_STORE_WORKERS`; Node, Bun and Deno run them, workerd one); 1 unless set. */
+  readonly workers: number;
+  /** How every log line is written (`PLANT_STORE_LOG_FORMAT`); `text` unless set. */
+  readonly logFormat: LogFormat;
+  /** Origins allowed by CORS (`PLANT_STORE_CORS_ORIGINS`), as browsers send them, or `*` for all; empty: CORS off. */
+  readonly corsOrigins: readonly string[] | '*';
+  /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless switched off. */
+  readonly docs: boolean;
+}
+
+/**
+ * Reads a standalone server's settings from its environment (docs/contract.md,
+ * "Standalone runs"): `HOST` (default `127.0.0.1`), `PORT` (default 8080),
+ * `PLANT_STORE_TOKENS` (comma-separated; when unset a random token is made so
+ * the server is never open, and when set with no token in it the start stops,
+ * since that is how a secret missing from a deployment arrives),
+ * `PLANT_STORE_ACCESS_LOG` (a switch: `on`/`off`, `true`/`false`, `yes`/`no`, `1`/`0`),
+ * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`),
+ * `PLANT_STORE_WORKERS` (processes on one port, 1 to 256; they need a shared store, so `memory:` is refused),
+ * `PLANT_STORE_LOG_FORMAT` (`text` or `json`), `PLANT_STORE_CORS_ORIGINS`
+ * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (a switch).
+ *
+ * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
+ */
+export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const portText = env.PORT?.trim() || '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new TypeError(`PORT: expected 0 to 65535, got ${JSON.stringify(portText)}`);
+  const tokens = (env.PLANT_STORE_TOKENS ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
+  if (tokens.length === 0 && env.PLANT_STORE_TOKENS !== undefined) {
+    throw new TypeError('PLANT_STORE_TOKENS: set but holds no token; set it to the accepted tokens, comma-separated, or unset it to have one made and printed');
+  }
+  const generatedToken = tokens.length === 0 ? randomToken() : undefined;
+  let authenticate: Authenticate;
+  try {
+    authenticate = staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+  } catch (error) {
+    throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
+  }
+  const accessLog = parseSwitch('PLANT_STORE_ACCESS_LOG', env.PLANT_STORE_ACCESS_LOG, true);
+  const store = parseDatabaseUrl(env.PLANT_STORE_DATABASE_URL);
+  const workersText = env.PLANT_STORE_WORKERS?.trim() || '1';
+  const workers = Number(workersText);
+  if (!/^\d+$/.test(workersText) || workers < 1 || workers > 256) {
+    throw new TypeError(`PLANT_STORE_WORKERS: expected a number of processes from 1 to 256, got ${JSON.stringify(workersText)}`);
+  }
+  if (workers > 1 && store.kind === 'memory') {
+    throw new TypeError(
+      `PLANT_STORE_WORKERS: ${workers} processes need a store they share (sqlite: or postgres://); with memory: each would keep its own plants`,
+    );
+  }
+  const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
+  const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
+  const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);
+  return {
+    host,
+    port,
+    authenticate,
+    accessLog,
+    store,
+    workers,
+    logFormat,
+    corsOrigins,
+    docs,
+    ...(generatedToken === undefined ? {} : { generatedToken }),
+  };
+}
+
+/** The value of a switch, any case; unset or empty is the first choice, the default. */
+function oneOf<const T extends string>(name: string, value: string | undefined, choices: readonly [T, ...T[]]): T {
+  const text = value?.trim().toLowerCase() || choices[0];
+  const chosen = choices.find((choice) => choice === text);
+  if (chosen === undefined) throw new TypeError(`${name}: expected ${choices.join(' or ')}, got ${JSON.stringify(value?.trim())}`);
+  return chosen;
+}
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let token = '';
+  for (const byte of bytes) token += byte.toString(16).padStart(2, '0');
+  return token;
+}

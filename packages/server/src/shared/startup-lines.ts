@@ -1,0 +1,32 @@
+import type { LogRecord } from './_format-log-records.ts';
+import type { StandaloneConfig } from './read-standalone-config.ts';
+
+/** What the startup line says of the store: where it keeps plants, and a warning when they will not last. */
+export interface StoreDescription {
+  readonly description: string;
+  readonly warning?: string | undefined;
+}
+
+/**
+ * What a standalone server says at start, the same on every runtime: where it
+ * listens and keeps plants, a warning when plants will not outlive it, and a
+ * token it made. Written with {@link formatLogRecords}.
+ */
+export function startupRecords(config: StandaloneConfig, url: string, store: StoreDescription): LogRecord[] {
+  const records: LogRecord[] = [
+    { level: 'info', msg: `plant-store listening on ${url} (store: ${store.description})`, fields: { url, store: store.description } },
+  ];
+  if (store.warning !== undefined) records.push({ level: 'warn', msg: store.warning });
+  if (config.generatedToken !== undefined) records.push({ level: 'warn', msg: generatedTokenLine(config.generatedToken) });
+  return records;
+}
+
+/** The lines a standalone server prints at start in the text format ({@link startupRecords}); printed in one write, so that a reader who waits for the first sees them all. */
+export function startupLines(config: StandaloneConfig, url: string, store: StoreDescription): string[] {
+  return startupRecords(config, url, store).map((record) => record.msg);
+}
+
+/** The line that prints a token the server made, once: without it no client could be let in. */
+export function generatedTokenLine(token: string): string {
+  return `plant-store: PLANT_STORE_TOKENS is not set; the only accepted token is ${token}`;
+}

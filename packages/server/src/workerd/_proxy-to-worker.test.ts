@@ -1,0 +1,132 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseResponses, rawExchange } from '@plant-store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
+
+// proxyToWorker against a plain node:http server standing in for workerd,
+// which writes back what reached it, over real sockets.
+const MAX = 64;
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: string[];
+  body: string;
+}
+
+const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+
+let upstream: Server;
+let front: Server;
+let proxy: WorkerProxy;
+let frontUrl: string;
+beforeAll(async () => {
+  upstream = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const seen: Seen = { method: req.method!, url: req.url!, headers: req.rawHeaders, body: Buffer.concat(chunks).toString() };
+      const json = JSON.stringify(seen);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'keep-alive': 'timeout=99' }).end(json);
+    });
+  });
+  const port = await listen(upstream);
+  proxy = proxyToWorker(
+    { host: '127.0.0.1', port },
+    (_req, res) => res.writeHead(405, { 'content-type': 'text/plain', 'content-length': 5 }).end('local'),
+    MAX,
+  );
+  front = createServer(proxy.handler);
+  frontUrl = `http://127.0.0.1:${await listen(front)}`;
+});
+afterAll(async () => {
+  proxy.close();
+  await Promise.all([front, upstream].map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function exchange(bytes: string): Promise<{ status: number; seen?: Seen; body: string; headers: Record<string, string> }> {
+  const [response] = parseResponses((await rawExchange(frontUrl, [bytes], 3_000)).received);
+  const body = response?.body ?? '';
+  return { status: response?.status ?? 0, body, headers: response?.headers ?? {}, ...(response?.status === 200 ? { seen: JSON.parse(body) as Seen } : {}) };
+}
+
+const names = (seen: Seen | undefined) => seen!.headers.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
+
+describe('proxyToWorker', () => {
+  it('passes a chunked body on whole, with its length, and drops hop-by-hop, Host and MF- headers', async () => {
+    const { seen, headers } = await exchange(
+      'POST /plants?x=1 HTTP/1.1\r\nHost: a\r\nX-Keep: yes\r\nMF-CF-Blob: {bad\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n',
+    );
+    expect(seen).toMatchObject({ method: 'POST', url: '/plants?x=1', body: 'abcde' });
+    expect(names(seen)).toEqual(expect.arrayContaining(['x-keep', 'host', 'content-length']));
+    expect(names(seen)).not.toContain('mf-cf-blob');
+    expect(names(seen)).not.toContain('transfer-encoding');
+    expect(seen!.headers[seen!.headers.findIndex((name) => name.toLowerCase() === 'host') + 1]).toMatch(/^127\.0\.0\.1:\d+$/);
+    // The Worker's own keep-alive is not the client's.
+    expect(headers['keep-alive']).not.toBe('timeout=99');
+  });
+
+  it('passes on at most the limit and one byte, and nothing of a body declared larger', async () => {
+    const over = 'x'.repeat(MAX + 10);
+    expect(
+      (
+        await exchange(
+          `POST /plants HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${over.length.toString(16)}\r\n${over}\r\n0\r\n\r\n`,
+        )
+      ).seen?.body,
+    ).toBe('x'.repeat(MAX + 1));
+    const declared = await rawExchange(frontUrl, [`POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: ${MAX + 1}\r\n\r\n`], 1_000);
+    // The stand-in waits for the declared body that never comes: no answer, and nothing was sent on.
+    expect(parseResponses(declared.received)).toEqual([]);
+  });
+
+  it('answers methods the Worker has no route for locally', async () => {
+    expect(await exchange('PUT /plants HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')).toMatchObject({ status: 405, body: 'local' });
+  });
+
+  it('answers 503 (1501) with the Error body when the Worker cannot be reached', async () => {
+    const dead = proxyToWorker({ host: '127.0.0.1', port: 1 }, () => {}, MAX);
+    const server = createServer(dead.handler);
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    const [response] = parseResponses((await rawExchange(url, ['GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], 3_000)).received);
+    expect(response?.status).toBe(503);
+    expect(JSON.parse(response!.body)).toMatchObject({ error: 1501 });
+    expect(response?.headers['x-request-id']).toBeDefined();
+    dead.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends a request again on a new connection when a kept-alive one closes as it is taken, a body declared too large included', async () => {
+    // A stand-in that, like workerd after some answers, closes a kept-alive connection as the next
+    // request arrives on it; it refuses a declared length over the limit from the headers, as the Worker does.
+    const taken = new WeakMap<object, number>();
+    const closing = createServer((req, res) => {
+      const count = (taken.get(req.socket) ?? 0) + 1;
+      taken.set(req.socket, count);
+      if (count > 1) return req.socket.destroy();
+      if (Number(req.headers['content-length']) > MAX) return res.writeHead(413, { 'content-length': 3 }).end('big');
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-length': 2 }).end('ok'));
+    });
+    const retrying = proxyToWorker({ host: '127.0.0.1', port: await listen(closing) }, () => {}, MAX);
+    const server = createServer(retrying.handler);
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    const send = async (request: string) => parseResponses((await rawExchange(url, [request], 3_000)).received)[0]?.status;
+    const create = 'POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
+    // Each request after the first finds the previous one's kept-alive connection, which the stand-in closes under it.
+    expect(await send(create)).toBe(200);
+    expect(await send(create)).toBe(200);
+    expect(await send(`POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: ${MAX + 1}\r\nConnection: close\r\n\r\n`)).toBe(413);
+    retrying.close();
+    await Promise.all([server, closing].map((each) => new Promise((resolve) => each.close(resolve))));
+  });
+
+  it('turns every target into origin-form', () => {
+    expect(originForm('/plants?a=1')).toBe('/plants?a=1');
+    expect(originForm('http://example.com/plants?a=1')).toBe('/plants?a=1');
+    expect(originForm('http://example.com')).toBe('/');
+    expect(originForm('*')).toBe('/*');
+    expect(originForm('example.com:443')).toBe('/example.com%3A443');
+  });
+});

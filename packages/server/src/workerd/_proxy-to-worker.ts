@@ -1,0 +1,192 @@
+import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { endAfterBody, isServerClosing } from '@plant-store/adapter-node';
+import { errorResponse, PROTOCOL_ERRORS, type PlantResponse } from '@plant-store/core';
+import { takeRequestId } from '../node-http/_take-request-id.ts';
+
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
+ * is passed on. Nor is the client's framing: the body goes on with its own
+ * `Content-Length` ({@link gatherBody}).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+
+/**
+ * The methods the Worker serves (every route of the contract). Any other is
+ * answered here (405 on a route, 404 elsewhere) by the same handler: workerd
+ * knows a fixed list of methods and would answer others, `M-SEARCH` among
+ * them, with a plain-text 501.
+ */
+const WORKER_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+
+/** How often a request that failed on a reused connection to workerd is sent again. */
+const MAX_RETRIES = 2;
+
+/** At most this many connections to workerd: a flood of clients waits here, it cannot exhaust workerd's descriptors. */
+const MAX_UPSTREAM_CONNECTIONS = 256;
+
+/** The answer when workerd cannot be reached (it is being started again) or fails mid-answer. */
+export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
+  'storage-unavailable',
+  'the Worker did not answer; retrying with the same id, name and tag is safe',
+);
+
+/** A `node:http` handler that hands each request to the Worker behind it, and how to let go of its connections. */
+export interface WorkerProxy {
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  close(): void;
+}
+
+/**
+ * Passes requests from the standalone workerd server's `node:http` front
+ * ({@link serveNodeHttp}, which reads, times and refuses them as on Node) to
+ * workerd on a loopback socket, and the Worker's answers back. Targets go as
+ * origin-form (an absolute-form target by its path, as the core routes it;
+ * anything else, such as `*`, under `/`, where nothing is routed), with the
+ * client's headers but the hop-by-hop ones, `Host` and miniflare's `MF-…`.
+ * A client waiting for `100 Continue` is sent it at once, unless its declared
+ * length is refused. Methods no route of the Worker has (`CONNECT`, `PUT`,
+ * `M-SEARCH`…), and every request once the front drains, never reach workerd:
+ * `answerLocally`, a handler with the Worker's routes and options, answers
+ * them as the Worker would, and as the handler drains on Node.
+ *
+ * @param maxBodyBytes The Worker's body limit: at most one byte more is passed on ({@link gatherBody}).
+ */
+export function proxyToWorker(
+  upstream: { readonly host: string; readonly port: number },
+  answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
+  maxBodyBytes: number,
+): WorkerProxy {
+  const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
+  const host = `${upstream.host}:${upstream.port}`;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // Draining (the front stopped listening), the local handler answers as the Worker would on
+    // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
+    if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req)) return answerLocally(req, res);
+    const headers: string[] = [];
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      if (!HOP_BY_HOP.has(name) && name !== 'host' && name !== 'content-length' && !name.startsWith('mf-')) headers.push(raw[i]!, raw[i + 1]!);
+    }
+    // workerd refuses two Host headers, an empty one or odd characters in it, which node:http lets
+    // through; nothing in the contract reads the Host, so the Worker is given its own. `MF-…`
+    // headers are miniflare's (`MF-CF-Blob` would be read as the request's `cf` object): dropped.
+    headers.push('host', host);
+    let current: ClientRequest | undefined;
+    // The client went away before its answer was sent: so does the request to workerd.
+    res.on('close', () => {
+      if (!res.writableFinished) current?.destroy();
+    });
+    // `headers` ends with the body's length once it is known (pushed below).
+    const forward = (body: Buffer | undefined, attempt = 0) => {
+      let forwarded: ClientRequest;
+      try {
+        forwarded = request({
+          agent,
+          host: upstream.host,
+          port: upstream.port,
+          method: req.method,
+          path: originForm(req.url ?? '/'),
+          headers: headers as unknown as OutgoingHttpHeaders,
+        });
+      } catch {
+        // A header Node's client would not send (it checks more strictly than its parser).
+        return send(req, res, PROTOCOL_ERRORS['malformed-request']);
+      }
+      forwarded.on('response', (answer) => {
+        const out: string[] = [];
+        const back = answer.rawHeaders;
+        for (let i = 0; i < back.length; i += 2) if (!HOP_BY_HOP.has(back[i]!.toLowerCase())) out.push(back[i]!, back[i + 1]!);
+        try {
+          res.writeHead(answer.statusCode ?? 502, out);
+        } catch {
+          // Headers node:http will not send (never seen from workerd): no answer rather than a crash.
+          res.destroy();
+          forwarded.destroy();
+          return;
+        }
+        answer.pipe(res, { end: false });
+        answer.on('error', () => res.destroy());
+        answer.on('end', () => endAfterBody(req, res));
+        // Refused from its declared length, the request still owes workerd a body: that
+        // connection is not used again.
+        if (body === undefined) answer.on('end', () => forwarded.destroy());
+      });
+      forwarded.on('error', () => {
+        if (res.headersSent) return res.destroy();
+        // A kept-alive connection workerd closed as it was taken (it closes one after
+        // answering a request whose body it did not read): the request never reached the
+        // Worker, and is sent again on another. Creates are idempotent per id, so even a
+        // request that did arrive is safe to send twice; one refused from its declared
+        // length carries no body and stores nothing, so it is sent again alike.
+        if (forwarded.reusedSocket && attempt < MAX_RETRIES && !res.destroyed) return forward(body, attempt + 1);
+        send(req, res, WORKER_UNAVAILABLE);
+      });
+      current = forwarded;
+      if (body === undefined) forwarded.flushHeaders();
+      else forwarded.end(body);
+    };
+    // A declared length over the limit is refused from the headers (413): no body is invited or passed on.
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBodyBytes) {
+      headers.push('content-length', declared);
+      return forward(undefined);
+    }
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+    gatherBody(req, maxBodyBytes, (body) => {
+      headers.push('content-length', String(body.length));
+      forward(body);
+    });
+  };
+  return { handler, close: () => agent.destroy() };
+}
+
+/**
+ * Gathers the body, up to `maxBodyBytes + 1` bytes: enough for the Worker to
+ * answer 413, so it is handed on as soon as it is there, and what the client
+ * sends past that is dropped as it arrives. The body goes to workerd whole, in
+ * one write, with its length: workerd closes a connection whose request it
+ * answered without reading the body (401, 404, 415) even while that body is
+ * still being written to it, and the reset then loses the answer; a body
+ * written at once is already with workerd when the answer is sent.
+ */
+function gatherBody(req: IncomingMessage, maxBodyBytes: number, then: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    then(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (done) return;
+    const part = chunk.length > maxBodyBytes + 1 - size ? chunk.subarray(0, maxBodyBytes + 1 - size) : chunk;
+    chunks.push(part);
+    size += part.length;
+    if (size > maxBodyBytes) finish();
+  });
+  req.on('end', finish);
+}
+
+/** The target as workerd takes it: origin-form. */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      return `${url.pathname}${url.search}`;
+    } catch {
+      // Not a URL: no route, below.
+    }
+  }
+  return `/${encodeURIComponent(target)}`;
+}
+
+/** An answer of the front's own, with the request's id, closing the connection. */
+function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { ...headers, 'x-request-id': takeRequestId(req), 'content-length': Buffer.byteLength(body) });
+  res.write(body);
+  endAfterBody(req, res);
+}

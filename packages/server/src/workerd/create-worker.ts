@@ -1,0 +1,46 @@
+import type { FetchContext } from '@plant-store/adapter-fetch';
+import { createD1Store, type D1Database } from '@plant-store/store-d1';
+import { createMemoryStore } from '@plant-store/store-memory';
+import type { BuildOptions } from '../shared/build-options.ts';
+import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
+import type { StandaloneEnv } from '../shared/read-standalone-config.ts';
+
+/** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */
+export interface WorkerEnv extends StandaloneEnv {
+  /** The D1 database to keep plants in; without it, plants are kept in the isolate's memory. */
+  readonly PLANT_STORE_DB?: D1Database | undefined;
+}
+
+/** A module Worker: what `export default` holds for workerd and Cloudflare Workers. */
+export interface PlantStoreWorker {
+  fetch(request: Request, env: WorkerEnv, context: FetchContext): Promise<Response>;
+}
+
+/**
+ * The store and verifier of a Worker: D1 when the `PLANT_STORE_DB` binding is
+ * configured, else the memory store, which keeps plants per isolate and loses
+ * them when it goes (fit only for trying it out).
+ */
+const workerBuild: BuildOptions = (config, env) => {
+  const db = (env as WorkerEnv).PLANT_STORE_DB;
+  return { store: db === undefined ? createMemoryStore() : createD1Store(db), authenticate: config.authenticate };
+};
+
+/**
+ * Plant Store as a module Worker for workerd. A Worker sees its bindings only
+ * with a request, so the handler is built on the first one and lives as long
+ * as the isolate. Plants are kept in the D1 database bound as `PLANT_STORE_DB`
+ * (the standalone workerd server binds one), or, without that binding, in the
+ * isolate's memory.
+ *
+ * @param build Replaces the store and verifier (test fixtures inject faults).
+ */
+export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorker {
+  let standalone: Standalone | undefined;
+  return {
+    fetch(request, env, context) {
+      standalone ??= createStandalone(env, (line) => console.log(line), build);
+      return standalone.fetch(request, context);
+    },
+  };
+}

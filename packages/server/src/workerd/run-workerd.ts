@@ -1,0 +1,202 @@
+// Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createNodeHandler } from '@plant-store/adapter-node';
+import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
+import { createMemoryStore } from '@plant-store/store-memory';
+import { Miniflare } from 'miniflare';
+import { explainListenError } from '../shared/_explain-listen-error.ts';
+import { proxyToWorker } from './_proxy-to-worker.ts';
+import { serveNodeHttp } from '../node-http/serve.ts';
+import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
+import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
+import { formatLogRecords } from '../shared/_format-log-records.ts';
+import { startupRecords } from '../shared/startup-lines.ts';
+import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
+import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
+
+/** Where `runWorkerd` keeps its D1 database unless `PLANT_STORE_D1_DIR` says otherwise, under the working directory. */
+export const DEFAULT_D1_DIR = '.plant-store/d1';
+
+const COMPATIBILITY_DATE = '2026-07-01';
+
+const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and lost when workerd stops; unset PLANT_STORE_DATABASE_URL to keep them in D1';
+
+/**
+ * Serves a Plant Store Worker standalone on workerd through miniflare
+ * (`pnpm start:workerd`). The variables are read here and handed to the Worker
+ * as bindings; a generated token is made here, so that it is printed at start
+ * like on every other runtime. Plants are kept in a D1 database bound as
+ * `PLANT_STORE_DB`, persisted in the directory `PLANT_STORE_D1_DIR` (default
+ * `.plant-store/d1` under the working directory, created if absent), so they
+ * survive restarts; `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
+ * isolate's memory instead, and asking for SQLite or PostgreSQL stops the
+ * start.
+ *
+ * HOST:PORT is the `node:http` server of {@link serveNodeHttp} in this
+ * process, the one the standalone Node server runs, in front of workerd:
+ * workerd's own HTTP server keeps connections open after `Connection: close`,
+ * has no header, body or idle timeouts, answers malformed framing with a
+ * plain-text 500, and exits when it runs out of file descriptors. The front
+ * reads, times and refuses requests exactly as on Node (Error bodies, access
+ * log), and passes the rest to the Worker ({@link proxyToWorker}) on a
+ * loopback socket of workerd's own, over at most 256 connections. miniflare's
+ * entry Worker (its development router) only listens on a free loopback port
+ * that nothing announces. If workerd dies all the same, miniflare starts it
+ * again on the same port and a line says so; plants in D1 are still there,
+ * and requests meanwhile get 503 (1501). SIGINT/SIGTERM drain the front as on
+ * Node, then exit 0 (miniflare's exit hook stops workerd).
+ *
+ * A `PLANT_STORE_*` variable it does not read gets a warning first. It
+ * rejects, for the caller to stop the start with one line, when a setting
+ * cannot work, the D1 directory cannot be made (the line names
+ * `PLANT_STORE_D1_DIR`, and says when it is the default place), or the front
+ * cannot listen (the line names `HOST` or `PORT`).
+ */
+export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
+  warnUnknownVariables(Object.keys(process.env), 'workerd', process.env);
+  const config = readStandaloneConfig(process.env);
+  const d1Dir = config.store.kind === 'memory' ? undefined : openD1Dir(config.store.kind);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
+  const miniflare = new Miniflare({
+    // miniflare's entry socket, with its router Worker in front: loopback only, a free port, unused.
+    host: '127.0.0.1',
+    port: 0,
+    ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
+    unsafeHandleRuntimeRestart: () => {
+      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept'}`;
+      console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
+    },
+    workers: [
+      {
+        name: 'plant-store',
+        modules: true,
+        scriptPath,
+        compatibilityDate: COMPATIBILITY_DATE,
+        // workerd's HTTP server, straight to the Worker, on loopback: only the front speaks to it.
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+        bindings: {
+          ...bindings,
+          PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
+          // The front writes the access log, refusals included.
+          PLANT_STORE_ACCESS_LOG: 'off',
+          // As read here, so that the Worker cannot disagree with what was checked at start.
+          PLANT_STORE_LOG_FORMAT: config.logFormat,
+          PLANT_STORE_CORS_ORIGINS: config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
+          PLANT_STORE_DOCS: config.docs ? 'on' : 'off',
+        },
+        // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
+        ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
+      },
+    ],
+  });
+  // miniflare's own signal hooks exit with 130/143 at once; ours drain the
+  // front first, then exit 0, and miniflare's exit hook stops workerd.
+  // (Its async dispose() is not awaited: it can hang when called early.)
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.has(listener)) process.removeListener(signal, listener);
+  }
+  await miniflare.ready;
+  const direct = await miniflare.unsafeGetDirectURL('plant-store');
+  // Methods the Worker has no route for are answered here, by a handler with its routes and options (405 on a route, 404 elsewhere); it never reaches a store.
+  const local = createNodeHandler(standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate }));
+  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
+  const running = await serveNodeHttp(
+    proxy.handler,
+    { host: config.host, port: config.port, logFormat: config.logFormat, ...(config.accessLog ? {} : { accessLog: false as const }) },
+    true,
+  ).catch((error: unknown) => {
+    throw explainListenError(error, config.host, config.port);
+  });
+  // On every signal, not once, as on Node (run-node.ts): a second SIGINT passed on by npm or pnpm must not end the drain.
+  let stopping = false;
+  for (const signal of signals) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void running.close().then(() => {
+        proxy.close();
+        process.exit(0);
+      });
+    });
+  }
+  const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
+  console.log(formatLogRecords(startupRecords(config, running.url, store), config.logFormat));
+}
+
+/**
+ * The directory of the D1 database, created if absent.
+ *
+ * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, or the directory cannot be made.
+ */
+function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
+  if (kind !== 'default') {
+    throw new TypeError(
+      `PLANT_STORE_DATABASE_URL: workerd keeps plants in D1 (PLANT_STORE_D1_DIR) or, with memory:, in memory; ${kind} is not available there`,
+    );
+  }
+  const given = process.env['PLANT_STORE_D1_DIR']?.trim();
+  const dir = resolve(given || DEFAULT_D1_DIR);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    // Unset, the user may not know of .plant-store at all: say it is the default, and the ways out.
+    throw new Error(
+      given
+        ? `PLANT_STORE_D1_DIR: cannot use ${dir}: ${whyNoDirectory(dir, error)}; set PLANT_STORE_D1_DIR to a directory this process can create`
+        : `PLANT_STORE_D1_DIR: unset, so plants go to the default D1 directory ${dir}, but ${whyNoDirectory(dir, error)}; ` +
+            'set PLANT_STORE_D1_DIR=PATH to keep them in another directory, or PLANT_STORE_DATABASE_URL=memory: to keep them in memory',
+    );
+  }
+  lockD1Dir(dir);
+  return dir;
+}
+
+/**
+ * Claims `dir` for this process with a `server.pid` file, removed at exit. Two
+ * workerd processes on one D1 file lock each other out (SQLITE_BUSY: most
+ * creates would answer 503), so a second server refuses to start instead. A
+ * file left by a process that no longer runs is taken over.
+ *
+ * @throws Error naming the directory and the process that holds it.
+ */
+function lockD1Dir(dir: string): void {
+  const lock = join(dir, 'server.pid');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      process.once('exit', () => {
+        try {
+          if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+        } catch {
+          // Already gone.
+        }
+      });
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw new Error(`PLANT_STORE_D1_DIR: cannot write ${lock}: ${(error as Error).message}`);
+    }
+    let holder = Number.NaN;
+    try {
+      holder = Number(readFileSync(lock, 'utf8').trim());
+    } catch {
+      // Removed in between: try again.
+    }
+    if (attempt > 0 || (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder))) {
+      throw new Error(
+        `PLANT_STORE_D1_DIR: ${dir} is in use by another plant-store server (pid ${holder}); give each server its own directory, or remove ${lock} if none runs`,
+      );
+    }
+    rmSync(lock, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
