@@ -130,6 +130,42 @@ async function startProxy(target: SpawnedServer): Promise<FaultProxy> {
   return proxy;
 }
 
+/**
+ * Runs a bundled client check on `client`, resolving with the JSON it prints or answers: a
+ * process for Node, Bun and Deno (`script baseUrl token [label]`), a Worker under miniflare for
+ * workerd (POSTed `{ baseUrl, token, label }`; its source given as text, as workerd refuses a
+ * module path outside its working directory).
+ */
+async function runClientBundle(
+  client: string,
+  bundles: { readonly script: string; readonly worker: string },
+  baseUrl: string,
+  label?: string,
+): Promise<unknown> {
+  if (client === 'workerd') {
+    const miniflare = new Miniflare({ modules: true, script: readFileSync(bundles.worker, 'utf8'), compatibilityDate: '2026-07-01' });
+    try {
+      const response = await miniflare.dispatchFetch('http://client.test/', {
+        method: 'POST',
+        body: JSON.stringify({ baseUrl, token: CONFORMANCE_TOKEN, label }),
+      });
+      return await response.json();
+    } finally {
+      await miniflare.dispose();
+    }
+  }
+  const { binary } = runtime(client);
+  const args = client === 'Deno' ? ['run', '--allow-net', bundles.script] : [bundles.script];
+  return new Promise((resolve, reject) =>
+    execFile(
+      binary,
+      [...args, baseUrl, CONFORMANCE_TOKEN, ...(label === undefined ? [] : [label])],
+      { timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', DENO_NO_UPDATE_CHECK: '1' } },
+      (error, stdout, stderr) => (error ? reject(new Error(`${client}: ${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
+    ),
+  );
+}
+
 describe('the client against the standalone server on every runtime', () => {
   const started = new Map<string, Promise<SpawnedServer>>();
   const server = (on: Runtime, scenario: ConformanceScenario) => started.get(`${on.name} ${scenario}`)!;
@@ -253,31 +289,7 @@ describe('the client on other runtimes', () => {
   });
 
   /** Runs the checks with the client on `client`: a process for Node, Bun and Deno, a Worker under miniflare for workerd. */
-  async function runChecks(client: string, baseUrl: string, label: string): Promise<unknown> {
-    if (client === 'workerd') {
-      // As text: workerd refuses a module path outside its working directory.
-      const miniflare = new Miniflare({ modules: true, script: readFileSync(bundles.worker, 'utf8'), compatibilityDate: '2026-07-01' });
-      try {
-        const response = await miniflare.dispatchFetch('http://client.test/', {
-          method: 'POST',
-          body: JSON.stringify({ baseUrl, token: CONFORMANCE_TOKEN, label }),
-        });
-        return await response.json();
-      } finally {
-        await miniflare.dispose();
-      }
-    }
-    const { binary } = runtime(client);
-    const args = client === 'Deno' ? ['run', '--allow-net', bundles.script] : [bundles.script];
-    return new Promise((resolve, reject) =>
-      execFile(
-        binary,
-        [...args, baseUrl, CONFORMANCE_TOKEN, label],
-        { timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', DENO_NO_UPDATE_CHECK: '1' } },
-        (error, stdout, stderr) => (error ? reject(new Error(`${client}: ${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
-      ),
-    );
-  }
+  const runChecks = (client: string, baseUrl: string, label: string) => runClientBundle(client, bundles, baseUrl, label);
 
   // Each server runtime gets the int64 edges from a client on another runtime, and each client runtime sends them.
   const pairs: [client: string, server: string][] = [
@@ -438,27 +450,7 @@ describe('the client on every runtime against a service that redirects, lies and
     );
   });
 
-  async function runHostileChecks(client: string, baseUrl: string): Promise<unknown> {
-    if (client === 'workerd') {
-      const miniflare = new Miniflare({ modules: true, script: readFileSync(bundles.worker, 'utf8'), compatibilityDate: '2026-07-01' });
-      try {
-        const response = await miniflare.dispatchFetch('http://client.test/', { method: 'POST', body: JSON.stringify({ baseUrl, token: CONFORMANCE_TOKEN }) });
-        return await response.json();
-      } finally {
-        await miniflare.dispose();
-      }
-    }
-    const { binary } = runtime(client);
-    const args = client === 'Deno' ? ['run', '--allow-net', bundles.script] : [bundles.script];
-    return new Promise((resolve, reject) =>
-      execFile(
-        binary,
-        [...args, baseUrl, CONFORMANCE_TOKEN],
-        { timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', DENO_NO_UPDATE_CHECK: '1' } },
-        (error, stdout, stderr) => (error ? reject(new Error(`${client}: ${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
-      ),
-    );
-  }
+  const runHostileChecks = (client: string, baseUrl: string) => runClientBundle(client, bundles, baseUrl);
 
   it.concurrent.for(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])(
     'client on %s: a redirect is not followed, a lying 200 is refused, extra fields are dropped, an answer past the bound is cut off',
