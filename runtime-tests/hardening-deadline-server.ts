@@ -5,7 +5,7 @@
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { staticTokens } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { withRequestDeadline } from '../packages/server/src/fetch/create-draining-fetch.ts';
+import { withRequestDeadline } from '@plant-store/server/bun';
 
 interface Runtimes {
   readonly Bun?: {

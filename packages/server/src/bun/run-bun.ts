@@ -1,6 +1,6 @@
 // Runs on Bun: the standalone Bun launcher and each of its worker processes.
 import { batchLines } from '../shared/access-log.ts';
-import { createDrainingFetch, withRequestDeadline } from '../fetch/create-draining-fetch.ts';
+import { createDrainingFetch } from '../fetch/create-draining-fetch.ts';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { createStandalone } from '../fetch/create-standalone.ts';
 import { explainListenError } from '../shared/_explain-listen-error.ts';
@@ -10,6 +10,7 @@ import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
 import { formatLogRecords } from '../shared/_format-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
 import { startupRecords } from '../shared/startup-lines.ts';
+import { withRequestDeadline } from './with-request-deadline.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 import { superviseWorkers, type ListeningMessage } from '../launcher/_supervise-workers.ts';
 import { WORKER_OF } from '../shared/_standalone-variables.ts';

@@ -1,7 +1,8 @@
 import { staticTokens } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { describe, expect, it } from 'vitest';
-import { createDrainingFetch, withRequestDeadline } from './create-draining-fetch.ts';
+import { withRequestDeadline } from '../bun/with-request-deadline.ts';
+import { createDrainingFetch } from './create-draining-fetch.ts';
 import { createStandalone } from './create-standalone.ts';
 
 const build = () => ({ store: createMemoryStore(), authenticate: staticTokens(['t']) });
