@@ -1,3 +1,4 @@
+// The `@plant-store/server` entry: runs on Node (and on Bun and Deno through their Node compatibility).
 export { accessLogLine, batchLines } from './shared/access-log.ts';
 export { createDrainingFetch } from './fetch/create-draining-fetch.ts';
 export { createStandalone } from './fetch/create-standalone.ts';

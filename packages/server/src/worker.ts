@@ -1,3 +1,4 @@
+// The `@plant-store/server/worker` entry: runs on workerd, inside the Worker.
 export { createWorker } from './workerd/create-worker.ts';
 
 export type { BuildOptions } from './shared/build-options.ts';

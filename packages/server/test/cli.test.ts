@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';

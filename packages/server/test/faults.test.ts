@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { StoreTimeoutError, staticTokens, type PlantStore } from '@plant-store/core';
 import { send } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';

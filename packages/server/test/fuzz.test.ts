@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { Agent } from 'node:http';
 import { staticTokens } from '@plant-store/core';
 import { invalidCreate, send, validCreate } from '@plant-store/testing';

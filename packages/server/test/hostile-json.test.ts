@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { staticTokens } from '@plant-store/core';
 import { send, type RawResponse } from '@plant-store/testing';
 import { createMemoryStore, type MemoryStore } from '@plant-store/store-memory';

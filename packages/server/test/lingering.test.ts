@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { staticTokens } from '@plant-store/core';
 import { send } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { staticTokens, type PlantStore } from '@plant-store/core';
 import { parseResponses, rawExchange, startKeepAliveLoad } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';

@@ -1,3 +1,4 @@
+// Runs on Bun: the standalone Bun entry (`pnpm start:bun`, dist/standalone/bun.js).
 import { answerCliArgs } from '../shared/_answer-cli-args.ts';
 import { runBun } from '../bun/run-bun.ts';
 

@@ -1,3 +1,4 @@
+// Runs on Deno: the standalone Deno entry (`pnpm start:deno`, dist/standalone/deno.js).
 import { answerCliArgs } from '../shared/_answer-cli-args.ts';
 import { runDeno } from '../deno/run-deno.ts';
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Runs on Node: the `plant-store` command.
 import { answerCliArgs } from '../shared/_answer-cli-args.ts';
 import { runNode } from '../node/run-node.ts';
 

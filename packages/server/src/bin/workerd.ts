@@ -1,3 +1,4 @@
+// Runs on Node: the standalone workerd launcher (`pnpm start:workerd`, dist/standalone/workerd.js).
 import { fileURLToPath } from 'node:url';
 import { answerCliArgs } from '../shared/_answer-cli-args.ts';
 import { runWorkerd } from '../workerd/run-workerd.ts';

@@ -1,3 +1,4 @@
+// Runs on Deno: the supervisor of a Deno server with PLANT_STORE_WORKERS.
 import { DEFAULT_DATA_DIR } from '../launcher/_open-store.ts';
 import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
 import { WORKER_OF } from '../shared/_standalone-variables.ts';

@@ -1,3 +1,5 @@
+// Runs on Deno, in the standalone Deno launcher: a workaround of Deno 2.9.6's node:net accept loop
+// (denoland/deno#10148; record and deletion set: deno/QUIRKS.md, deno-accept-after-emfile).
 import { connect, Server, type ListenOptions, type Socket } from 'node:net';
 
 /** How often the listener is checked. */

@@ -1,3 +1,5 @@
+// Runs on Deno, in each process of a Deno server with PLANT_STORE_WORKERS: the same workaround as
+// _watch-accepting.ts (deno/QUIRKS.md, deno-accept-after-emfile).
 import { connect, type ListenOptions, type Server, type Socket } from 'node:net';
 import { blockedSinceLastTick, reopenListener } from './_watch-accepting.ts';
 

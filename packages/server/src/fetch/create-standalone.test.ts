@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { staticTokens } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { describe, expect, it } from 'vitest';

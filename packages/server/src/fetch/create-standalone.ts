@@ -1,3 +1,4 @@
+// Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
 import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { formatAccessLog } from '../shared/format-access-log.ts';

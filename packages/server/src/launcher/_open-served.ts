@@ -1,3 +1,4 @@
+// Runs in the Node, Bun and Deno launchers.
 import type { BuildOptions, ServedOptions } from '../shared/build-options.ts';
 import { openStore } from './_open-store.ts';
 import type { StandaloneConfig, StandaloneEnv } from '../shared/read-standalone-config.ts';

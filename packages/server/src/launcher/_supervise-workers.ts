@@ -1,3 +1,4 @@
+// Runs in the supervisor process of a Node, Bun or Deno server with PLANT_STORE_WORKERS.
 import { isSqliteAvailable } from '@plant-store/store-sqlite';
 import { formatLogRecords, type LogRecord } from '../shared/_format-log-records.ts';
 import type { StandaloneConfig } from '../shared/read-standalone-config.ts';

@@ -1,3 +1,4 @@
+// Runs wherever node-http/serve.ts does (Node, Deno's node:http, the workerd launcher's front).
 import type { IncomingMessage } from 'node:http';
 import { rawHeader } from '@plant-store/adapter-node';
 import { isRequestId } from '@plant-store/core';

@@ -1,3 +1,4 @@
+// Runs on Node, on Deno (its node:http) and in the workerd launcher's front: the node:http server.
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logWarningsAsJson } from './_log-warnings-as-json.ts';
 

@@ -1,3 +1,4 @@
+// Runs on Node: the `plant-store` command and its cluster workers.
 import { jsonLogLine } from '../shared/_json-log-line.ts';
 
 /**

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { answerCliArgs } from './_answer-cli-args.ts';

@@ -1,3 +1,4 @@
+// Runs in the Node, Bun, Deno and workerd launchers, for --help and --version.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Runtime } from './_standalone-variables.ts';
 import { usageText } from './_usage-text.ts';

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
 import { formatLogRecords } from './_format-log-records.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';

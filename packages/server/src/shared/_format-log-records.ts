@@ -1,3 +1,4 @@
+// Runs in every standalone launcher: plain data.
 import { jsonLogLine, type LogLevel } from './_json-log-line.ts';
 import type { LogFormat } from './read-standalone-config.ts';
 

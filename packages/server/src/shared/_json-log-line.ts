@@ -1,3 +1,4 @@
+// Runs in every standalone server: plain data.
 /** How much a log line matters, as log collectors read a JSON line's `level`. */
 export type LogLevel = 'info' | 'warn' | 'error';
 

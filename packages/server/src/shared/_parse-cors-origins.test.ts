@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
 import { parseCorsOrigins } from './_parse-cors-origins.ts';
 

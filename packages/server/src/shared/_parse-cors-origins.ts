@@ -1,3 +1,4 @@
+// Runs wherever a standalone server reads its settings: plain data.
 /**
  * Reads `PLANT_STORE_CORS_ORIGINS`: `*` (every origin), or origins separated
  * by commas, each `http://` or `https://` with a host and an optional port, as

@@ -1,3 +1,4 @@
+// Runs wherever a standalone server reads its settings: plain data.
 /**
  * Where a standalone server keeps plants, as `PLANT_STORE_DATABASE_URL` says
  * (docs/contract.md, "Stores"): `default` when it is unset.

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import type { ErrorContext, PlantRequest } from '@plant-store/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { standaloneErrorLog } from './_standalone-error-log.ts';

@@ -1,3 +1,4 @@
+// Runs in every standalone server (Node, Bun, Deno, workerd's front and its Worker): plain strings and a timer.
 /** One access-log line: method, path (no query, which may hold secrets), status, milliseconds. */
 export function accessLogLine(method: string, url: string, status: number, milliseconds: number): string {
   const query = url.indexOf('?');

@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
 import { formatAccessLog } from './format-access-log.ts';
 

@@ -1,3 +1,4 @@
+// Runs in every standalone server: plain data.
 import { accessLogLine } from './access-log.ts';
 import { jsonLogLine } from './_json-log-line.ts';
 import type { LogFormat } from './read-standalone-config.ts';

@@ -1,3 +1,4 @@
+// Runs in every standalone server: plain data.
 /**
  * How every standalone server stops on SIGINT or SIGTERM (docs/contract.md,
  * "Standalone runs"), on every runtime.

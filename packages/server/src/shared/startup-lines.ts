@@ -1,3 +1,4 @@
+// Runs in every standalone launcher: plain data.
 import type { LogRecord } from './_format-log-records.ts';
 import type { StandaloneConfig } from './read-standalone-config.ts';
 

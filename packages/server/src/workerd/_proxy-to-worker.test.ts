@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseResponses, rawExchange } from '@plant-store/testing';

@@ -1,3 +1,4 @@
+// Runs on workerd, inside the Worker (`@plant-store/server/worker`): no Node API.
 import type { FetchContext } from '@plant-store/adapter-fetch';
 import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
