@@ -1,29 +1,43 @@
-// Runs in vitest on Node 20; starts Node 22 (type stripping), Bun and Deno on the
-// standalone launchers' guard (packages/server/src/launcher/_log-unhandled-rejections.ts).
+// Runs in vitest on Node 20; starts Node 22, Bun and Deno on the standalone launchers'
+// guard, logUnhandledRejections, as the built @plant-store/server exports it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { runtime } from './runtimes.ts';
 
-const GUARD = fileURLToPath(new URL('../packages/server/src/launcher/_log-unhandled-rejections.ts', import.meta.url));
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 describe('the standalone launchers survive an unhandled rejection', () => {
   for (const name of ['Node 22', 'Bun', 'Deno']) {
     it(`on ${name}: one line on standard error, and the process goes on`, async () => {
       const directory = mkdtempSync(join(tmpdir(), 'plant-store-rejection-'));
       try {
-        const script = join(directory, 'main.ts');
+        const script = join(directory, 'main.mjs');
         // A dropped promise, as a driver's might be; then a timer that shows the process still runs.
-        writeFileSync(
-          script,
-          `import { logUnhandledRejections } from ${JSON.stringify(GUARD)};\n` +
-            `logUnhandledRejections('text');\n` +
-            `void Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1'));\n` +
-            `setTimeout(() => console.log('still serving'), 100);\n`,
-        );
+        // Bundled from the package's own entry as a program importing it resolves it (its build, not
+        // its sources), into one file every runtime runs as it is.
+        await build({
+          stdin: {
+            contents:
+              `import { logUnhandledRejections } from '@plant-store/server';\n` +
+              `logUnhandledRejections('text');\n` +
+              `void Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1'));\n` +
+              `setTimeout(() => console.log('still serving'), 100);\n`,
+            resolveDir: here,
+            loader: 'js',
+          },
+          outfile: script,
+          bundle: true,
+          format: 'esm',
+          platform: 'node',
+          target: 'es2022',
+          banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+          logLevel: 'silent',
+        });
         const found = runtime(name);
         const args = name === 'Deno' ? ['run', script] : [script];
         const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

@@ -3,6 +3,7 @@ export { accessLogLine, batchLines } from './shared/access-log.ts';
 export { createDrainingFetch } from './fetch/create-draining-fetch.ts';
 export { createStandalone } from './fetch/create-standalone.ts';
 export { formatAccessLog } from './shared/format-access-log.ts';
+export { logUnhandledRejections } from './launcher/log-unhandled-rejections.ts';
 export { readStandaloneConfig } from './shared/read-standalone-config.ts';
 export { runNode } from './node/run-node.ts';
 export { serve } from './node-http/serve.ts';

@@ -4,7 +4,7 @@ import { createDrainingFetch } from '../fetch/create-draining-fetch.ts';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { createStandalone } from '../fetch/create-standalone.ts';
 import { explainListenError } from '../shared/_explain-listen-error.ts';
-import { logUnhandledRejections } from '../launcher/_log-unhandled-rejections.ts';
+import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
 import { formatLogRecords } from '../shared/_format-log-records.ts';

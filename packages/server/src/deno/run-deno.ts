@@ -1,7 +1,7 @@
 // Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './_deno-worker-permissions.ts';
 import { formatLogRecords } from '../shared/_format-log-records.ts';
-import { logUnhandledRejections } from '../launcher/_log-unhandled-rejections.ts';
+import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';

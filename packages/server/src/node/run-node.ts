@@ -5,7 +5,7 @@ import { runCluster } from './_run-cluster.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { formatLogRecords } from '../shared/_format-log-records.ts';
 import { logWarningsAsJson } from './_log-warnings-as-json.ts';
-import { logUnhandledRejections } from '../launcher/_log-unhandled-rejections.ts';
+import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { startupRecords } from '../shared/startup-lines.ts';

@@ -13,6 +13,8 @@ import type { LogFormat } from '../shared/read-standalone-config.ts';
  * here; they answer 503.
  *
  * @param format The log format of the server's other lines.
+ * @example
+ * logUnhandledRejections('json'); // before serving, as runNode() does
  */
 export function logUnhandledRejections(format: LogFormat): void {
   process.on('unhandledRejection', (reason: unknown) => {
