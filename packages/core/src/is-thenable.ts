@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): telling a value at hand from one still to come.
 /**
  * What the core waits on: a promise, or any object with a promise's `then`
  * (a store's own thenable, an adapter's body reading).

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the body reading the adapters settle from their runtime's own events.
 import type { BodyReading, BodyResult } from './http-types.ts';
 
 /**
