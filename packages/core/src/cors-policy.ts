@@ -67,16 +67,17 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '44
  * @throws TypeError naming the fault: an origin that is not
  *   `scheme://host[:port]`, an empty list, `'*'` with `credentials`, a
  *   `maxAgeSeconds` out of range.
+ * @param caller The function the user called, which the errors name.
  * @example
  * const cors = createCorsPolicy({ origins: ['https://app.example.com'] });
  * cors.responseHeaders('https://app.example.com'); // { 'access-control-allow-origin': 'https://app.example.com', … }
  */
-export function createCorsPolicy(options: CorsOptions): CorsPolicy {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createPlantHandler: `cors` must be an object such as { origins: [...] }');
+export function createCorsPolicy(options: CorsOptions, caller = 'createPlantHandler'): CorsPolicy {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`${caller}: \`cors\` must be an object such as { origins: [...] }`);
   const { origins, credentials = false, maxAgeSeconds = DEFAULT_CORS_MAX_AGE_SECONDS } = options;
-  if (typeof credentials !== 'boolean') throw new TypeError('createPlantHandler: `cors.credentials` must be a boolean');
+  if (typeof credentials !== 'boolean') throw new TypeError(`${caller}: \`cors.credentials\` must be a boolean`);
   if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0 || maxAgeSeconds > 86_400) {
-    throw new TypeError('createPlantHandler: `cors.maxAgeSeconds` must be an integer from 0 to 86400');
+    throw new TypeError(`${caller}: \`cors.maxAgeSeconds\` must be an integer from 0 to 86400`);
   }
   const withCredentials: Record<string, string> = credentials ? { 'access-control-allow-credentials': 'true' } : {};
   const preflightHeaders = (allowOrigin: string, methods: string) =>
@@ -98,7 +99,7 @@ export function createCorsPolicy(options: CorsOptions): CorsPolicy {
 
   if (origins === '*') {
     // Browsers refuse `*` for requests with credentials: an exact origin would be needed, and that is a list.
-    if (credentials) throw new TypeError('createPlantHandler: `cors.origins` "*" cannot be combined with `cors.credentials`; list the origins');
+    if (credentials) throw new TypeError(`${caller}: \`cors.origins\` "*" cannot be combined with \`cors.credentials\`; list the origins`);
     // The answers do not depend on the origin, so they are the same for everyone and need no Vary.
     const get = { status: 200, headers: preflightHeaders('*', 'GET'), body: '' };
     const post = { status: 200, headers: preflightHeaders('*', 'POST'), body: '' };
@@ -110,11 +111,11 @@ export function createCorsPolicy(options: CorsOptions): CorsPolicy {
   }
 
   if (!Array.isArray(origins) || origins.length === 0) {
-    throw new TypeError('createPlantHandler: `cors.origins` must be "*" or a non-empty list of origins such as "https://app.example.com"');
+    throw new TypeError(`${caller}: \`cors.origins\` must be "*" or a non-empty list of origins such as "https://app.example.com"`);
   }
   const allowed = new Map<string, { get: PlantResponse; post: PlantResponse; headers: Readonly<Record<string, string>> }>();
   for (const [i, origin] of origins.entries()) {
-    const normalised = normaliseOrigin(origin, i);
+    const normalised = normaliseOrigin(origin, i, caller);
     allowed.set(normalised, {
       get: { status: 200, headers: preflightHeaders(normalised, 'GET'), body: '' },
       post: { status: 200, headers: preflightHeaders(normalised, 'POST'), body: '' },
@@ -132,17 +133,17 @@ export function createCorsPolicy(options: CorsOptions): CorsPolicy {
 }
 
 /** An origin as browsers serialise it: lowercase, without its scheme's default port. */
-function normaliseOrigin(origin: unknown, index: number): string {
+function normaliseOrigin(origin: unknown, index: number, caller: string): string {
   const match = typeof origin === 'string' ? ORIGIN.exec(origin) : null;
   if (match === null) {
     throw new TypeError(
-      `createPlantHandler: \`cors.origins[${index}]\` must be an origin, scheme://host[:port] with no path or trailing "/" (e.g. "https://app.example.com"); got ${JSON.stringify(origin)}`,
+      `${caller}: \`cors.origins[${index}]\` must be an origin, scheme://host[:port] with no path or trailing "/" (e.g. "https://app.example.com"); got ${JSON.stringify(origin)}`,
     );
   }
   const scheme = match[1]!.toLowerCase();
   const host = match[2]!.toLowerCase();
   const port = match[3];
-  if (port !== undefined && Number(port) > 65_535) throw new TypeError(`createPlantHandler: \`cors.origins[${index}]\` has a port above 65535`);
+  if (port !== undefined && Number(port) > 65_535) throw new TypeError(`${caller}: \`cors.origins[${index}]\` has a port above 65535`);
   // Leading zeros are not part of a serialised port.
   const portText = port === undefined ? undefined : String(Number(port));
   return portText === undefined || DEFAULT_PORTS[scheme] === portText ? `${scheme}://${host}` : `${scheme}://${host}:${portText}`;

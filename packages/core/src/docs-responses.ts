@@ -34,15 +34,16 @@ export interface DocsResponses {
  * @throws TypeError for a page without HTML, a file name that is not path
  *   segments of `A-Z a-z 0-9 . _ ~ -` (or is a `.` or `..` segment), or a
  *   content type that is not printable ASCII.
+ * @param caller The function the user called, which the errors name.
  */
-export function createDocsResponses(page: DocsPage): DocsResponses {
+export function createDocsResponses(page: DocsPage, caller = 'createPlantHandler'): DocsResponses {
   if (typeof page?.html !== 'string' || typeof page.files !== 'object' || page.files === null) {
-    throw new TypeError('createPlantHandler: `docs` must be a DocsPage: { html: string, files: { [name]: { contentType, body } } }');
+    throw new TypeError(`${caller}: \`docs\` must be a DocsPage: { html: string, files: { [name]: { contentType, body } } }`);
   }
   const shared = { 'content-security-policy': DOCS_CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' };
   const files = new Map<string, PlantResponse>();
   for (const [name, file] of Object.entries(page.files)) {
-    const where = `createPlantHandler: \`docs.files[${JSON.stringify(name)}]\``;
+    const where = `${caller}: \`docs.files[${JSON.stringify(name)}]\``;
     if (!FILE_NAME.test(name) || name.split('/').some((segment) => segment === '.' || segment === '..')) {
       throw new TypeError(`${where}: a file name must be path segments of A-Z a-z 0-9 . _ ~ - (no "." or ".." segment)`);
     }
