@@ -84,7 +84,7 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   // Another class may keep the headers object it is given and add to it
   // (@whatwg-node's adds Content-Length), so it gets a copy of the shared ones.
   const own = options.Response !== undefined;
-  const respondTo = createPlantResponder(coreOptions);
+  const respondTo = createPlantResponder(coreOptions, 'createFetchHandler');
   const toResponse = (plantRequest: FetchPlantRequest, response: PlantResponse, context: FetchContext | undefined): Response => {
     if (plantRequest.timedOut) return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
     plantRequest.discardUnread();

@@ -47,7 +47,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
   const { mountPath: givenMountPath, ...coreOptions } = options;
   const mountPath = mountPathOption('createNodeHandler', givenMountPath);
-  const respondTo = createPlantResponder(coreOptions);
+  const respondTo = createPlantResponder(coreOptions, 'createNodeHandler');
   return function plantStoreNodeHandler(req, res, next) {
     // Written as soon as the core has the answer: at once for an answer that
     // needs no wait, else in the step that ends the wait.

@@ -98,6 +98,7 @@ describe('the mountPath option of createNodeHandler', () => {
     const given = { ...options({ mountPath: '/api', basePath: '/v1', maxBodyBytes: 10 }), someFutureOption: { on: true } };
     createNodeHandler(given);
     const { mountPath: _, ...expected } = given;
-    expect(vi.mocked(core.createPlantResponder).mock.calls).toEqual([[expected]]);
+    // The core is also told whose options they are, for its errors to name.
+    expect(vi.mocked(core.createPlantResponder).mock.calls).toEqual([[expected, 'createNodeHandler']]);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantHandler } from './create-plant-handler.ts';
-import type { ErrorContext, PlantHandlerOptions } from './create-plant-responder.ts';
+import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
 import { CORS_EXPOSED_HEADERS } from './cors-policy.ts';
 import { JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { BodyResult, PlantRequest } from './http-types.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantHandler } from './create-plant-handler.ts';
-import type { PlantHandlerOptions } from './create-plant-responder.ts';
+import type { PlantHandlerOptions } from './plant-handler-options.ts';
 import type { BodyResult, PlantRequest } from './http-types.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { Plant } from './schemas.ts';

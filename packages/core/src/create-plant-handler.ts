@@ -1,5 +1,6 @@
-import { createPlantResponder, type PlantHandlerOptions } from './create-plant-responder.ts';
+import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
+import type { PlantHandlerOptions } from './plant-handler-options.ts';
 
 /** A handler over plain data; see {@link createPlantHandler}. */
 export type PlantHandler = (request: PlantRequest) => Promise<PlantResponse>;
@@ -25,6 +26,6 @@ export type PlantHandler = (request: PlantRequest) => Promise<PlantResponse>;
  * const response = await handle(request); // { status, headers, body }
  */
 export function createPlantHandler(options: PlantHandlerOptions): PlantHandler {
-  const respondTo = createPlantResponder(options);
+  const respondTo = createPlantResponder(options, 'createPlantHandler');
   return (request) => new Promise((resolve) => respondTo(request, resolve));
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invalidCreate, validCreate } from '@plant-store/testing';
-import { createPlantResponder, type PlantHandlerOptions } from './create-plant-responder.ts';
+import { createPlantResponder } from './create-plant-responder.ts';
+import type { PlantHandlerOptions } from './plant-handler-options.ts';
 import type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
 import type { Plant } from './schemas.ts';

@@ -1,0 +1,61 @@
+// Runs anywhere (no runtime API): the steps of `POST {basePath}/plants`, from the bearer token to the stored plant.
+import { readBearerCredential } from './authenticate.ts';
+import { startCreatePlant, type Created } from './create-plant.ts';
+import { errorResponse, JSON_HEADERS } from './error-response.ts';
+import type { Result } from './failure.ts';
+import type { BodyResult } from './http-types.ts';
+import { isJsonMediaType } from './is-json-media-type.ts';
+import { isThenable } from './is-thenable.ts';
+import { parseNewPlant } from './parse-new-plant.ts';
+import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
+
+const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
+const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
+const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
+const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
+const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
+
+// Each step goes on at once with whatever is already at hand (a synchronous
+// verifier, a body already read, the memory store's answer), so a create
+// takes no more turns of the event loop than its inputs need; a step that
+// must wait returns the Later of answerAfter, naming the step that goes on.
+
+/**
+ * Answers a POST on the create route, in the order of docs/contract.md
+ * ("Order of checks"): credentials, the verifier, the body, its media type,
+ * validation, the store.
+ *
+ * @example
+ * answer(new PlantExchange(settings, request, PLANTS, undefined, undefined, respond), createFromRequest);
+ */
+export function createFromRequest(exchange: PlantExchange): Outcome {
+  const { request } = exchange;
+  const credential = readBearerCredential(request.header('authorization'));
+  if (credential.kind === 'missing') return UNAUTHENTICATED;
+  if (credential.kind === 'malformed') return TOKEN_REJECTED;
+  const verdict = exchange.settings.authenticate(credential.token, request);
+  return isThenable(verdict) ? answerAfter(exchange, verdict, readIfAccepted) : readIfAccepted(exchange, verdict);
+}
+
+function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
+  // Only `true` lets a request in, whatever else a verifier returns or resolves to.
+  if (verdict !== true) return TOKEN_REJECTED;
+  const body = exchange.request.readBody(exchange.settings.maxBodyBytes);
+  return isThenable(body) ? answerAfter(exchange, body, createFromBody) : createFromBody(exchange, body);
+}
+
+function createFromBody(exchange: PlantExchange, body: BodyResult): Outcome {
+  if (!body.ok) return body.reason === 'too-large' ? exchange.settings.bodyTooLarge : BODY_ABORTED;
+  if (body.bytes.length === 0) return BODY_MISSING;
+  if (!isJsonMediaType(exchange.request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
+  const parsed = parseNewPlant(body.bytes);
+  if (!parsed.ok) return reportFailure(exchange, parsed.error);
+  const { store, createOptions } = exchange.settings;
+  const created = startCreatePlant(store, parsed.value, createOptions);
+  return isThenable(created) ? answerAfter(exchange, created, createdResponse) : createdResponse(exchange, created);
+}
+
+function createdResponse(exchange: PlantExchange, created: Result<Created>): Outcome {
+  if (!created.ok) return reportFailure(exchange, created.error);
+  return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
+}

@@ -1,0 +1,74 @@
+// Runs anywhere (no runtime API): what createPlantHandler, createPlantResponder and the adapters are configured with.
+import type { Authenticate } from './authenticate.ts';
+import type { CorsOptions } from './cors-policy.ts';
+import type { DocsPage } from './docs-page.ts';
+import type { ProtocolErrorKind } from './error-response.ts';
+import type { PlantRequest } from './http-types.ts';
+import type { PlantStore } from './plant-store.ts';
+
+/** Where an unexpected error was caught, for logs. */
+export interface ErrorContext {
+  readonly request: PlantRequest;
+  /** The failure the client was answered with (`storage-full` when the store said what filled up). */
+  readonly kind: 'internal' | 'storage-unavailable' | 'storage-full';
+  /** The request's id, sent back as `x-request-id`; only with the `requestId` option. */
+  readonly requestId?: string;
+}
+
+/** Options of `createPlantHandler`, `createPlantResponder` and the adapters' factories. */
+export interface PlantHandlerOptions {
+  /** Where plants live, e.g. `createMemoryStore()` from `@plant-store/store-memory`. */
+  readonly store: PlantStore;
+  /**
+   * Accepts or rejects a bearer token; required, since no default may let
+   * everyone in. Use `staticTokens` for a fixed list of tokens.
+   */
+  readonly authenticate: Authenticate;
+  /** A path prefix the routes live under, e.g. `/api` serves `/api/plants`. Default `''`. */
+  readonly basePath?: string;
+  /** Largest request body accepted, in bytes; past it, 413 (code 1400). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Longest wait for the store per create; past it, 503 (code 1501). Default 5 s. */
+  readonly storeTimeoutMs?: number;
+  /**
+   * Receives unexpected errors (a throwing verifier, a failing store) with
+   * their details, which never reach the client. Default: `logError`,
+   * the console. Pass `() => {}` to ignore them.
+   */
+  readonly onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Lets pages on the listed origins call the service from a browser:
+   * preflights on the routes are answered (200, or 403 with code 1102 for
+   * an origin not listed), and every answer to an allowed origin carries
+   * `Access-Control-Allow-Origin`. Default: off, and `OPTIONS` gets 405.
+   */
+  readonly cors?: CorsOptions | undefined;
+  /**
+   * Gives every answer an `x-request-id`: the request's `X-Request-Id` when it
+   * is 1 to 128 characters of `A-Z a-z 0-9 + / = . _ : -`, else a new UUID.
+   * It is also handed to `onError`. Default false.
+   */
+  readonly requestId?: boolean | undefined;
+  /**
+   * Serves `GET {basePath}/healthz` (200 while the process serves) and
+   * `GET {basePath}/readyz` (200 when the store's `ready()` answers, 503 with
+   * code 1501 while draining or when it fails or takes longer than
+   * `storeTimeoutMs`), without authentication. Default false.
+   */
+  readonly health?: boolean | undefined;
+  /**
+   * Serves an API reference page at `GET {basePath}/docs` and its files at
+   * `GET {basePath}/docs/<name>`, without authentication, e.g. `docsPage`
+   * from `@plant-store/docs-page`. Default: none.
+   */
+  readonly docs?: DocsPage | undefined;
+  /**
+   * The refusals the HTTP server around the handler sends itself, before the
+   * handler sees a request (`PROTOCOL_ERRORS`: 400 with code 1005, 408 with
+   * 1402, 431 with 1403), for the served OpenAPI document to declare. It
+   * changes no answer of the handler. `serve()` of `@plant-store/server` and
+   * the standalone servers give all three. Default: none, since a handler
+   * mounted in a host server does not know what the host answers.
+   */
+  readonly protocolErrors?: readonly ProtocolErrorKind[] | undefined;
+}

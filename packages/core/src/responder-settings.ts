@@ -1,0 +1,103 @@
+// Runs anywhere (no runtime API): a handler's options, checked once and turned into what every request reads.
+import type { Authenticate } from './authenticate.ts';
+import { createCorsPolicy, type CorsPolicy } from './cors-policy.ts';
+import type { CreatePlantOptions } from './create-plant.ts';
+import { createReadinessCheck, type ReadinessCheck } from './create-readiness-check.ts';
+import { createDocsResponses } from './docs-responses.ts';
+import { errorResponse, PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
+import type { PlantResponse } from './http-types.ts';
+import { logError } from './log-error.ts';
+import type { DocumentedRoutes } from './openapi-document.ts';
+import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
+import { routeFinder, type FindRoute } from './plant-routes.ts';
+import type { PlantStore } from './plant-store.ts';
+
+/** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default {@link PlantHandlerOptions.storeTimeoutMs}: 5 s. */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
+
+/** What the steps of a request read: the options of one handler, checked, with their defaults and what is built from them once. */
+export interface ResponderSettings {
+  readonly store: PlantStore;
+  readonly authenticate: Authenticate;
+  readonly maxBodyBytes: number;
+  readonly createOptions: CreatePlantOptions;
+  readonly onError: (error: unknown, context: ErrorContext) => void;
+  readonly cors: CorsPolicy | undefined;
+  readonly requestIds: boolean;
+  /** The store's readiness check, with the `health` option. */
+  readonly ready: ReadinessCheck | undefined;
+  readonly findRoute: FindRoute;
+  readonly basePath: string;
+  /** What the served OpenAPI document declares beside the create. */
+  readonly documentedRoutes: DocumentedRoutes;
+  /** The 413 (1400), naming the limit. */
+  readonly bodyTooLarge: PlantResponse;
+  /** The OpenAPI documents served so far, by server URL (at most a few mount points). */
+  readonly documents: Map<string, PlantResponse>;
+}
+
+/**
+ * Checks `options` and resolves them for the steps of every request.
+ *
+ * @param caller The function the user called (`createPlantHandler`, an
+ *   adapter's factory), which every option error names.
+ * @throws TypeError naming `caller` and the option at fault.
+ * @example
+ * const settings = responderSettings({ store, authenticate }, 'createPlantHandler');
+ */
+export function responderSettings(options: PlantHandlerOptions, caller: string): ResponderSettings {
+  const { store, authenticate } = options;
+  // In the order the options have always been checked, so the same fault is named first.
+  const basePath = basePathOption(caller, options.basePath ?? '');
+  if (typeof store?.insertIfAbsent !== 'function') throw new TypeError(`${caller}: \`store\` must be a PlantStore`);
+  if (typeof authenticate !== 'function') throw new TypeError(`${caller}: \`authenticate\` is required`);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  nonNegativeInteger(caller, 'maxBodyBytes', maxBodyBytes);
+  nonNegativeInteger(caller, 'storeTimeoutMs', timeoutMs);
+  for (const name of ['requestId', 'health'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') throw new TypeError(`${caller}: \`${name}\` must be a boolean`);
+  }
+  const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors, caller);
+  const health = options.health === true;
+  const docs = options.docs === undefined ? undefined : createDocsResponses(options.docs, caller);
+  const protocolErrors = protocolErrorsOption(caller, options.protocolErrors);
+  return {
+    store,
+    authenticate,
+    maxBodyBytes,
+    createOptions: { timeoutMs },
+    onError: options.onError ?? logError,
+    cors,
+    requestIds: options.requestId === true,
+    ready: health ? createReadinessCheck(store, timeoutMs) : undefined,
+    findRoute: routeFinder(basePath, health, docs),
+    basePath,
+    documentedRoutes: { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors },
+    bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
+    documents: new Map(),
+  };
+}
+
+function nonNegativeInteger(caller: string, name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${caller}: \`${name}\` must be a non-negative integer`);
+}
+
+function protocolErrorsOption(caller: string, given: unknown): readonly ProtocolErrorKind[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given) || !given.every((kind) => typeof kind === 'string' && Object.hasOwn(PROTOCOL_ERRORS, kind))) {
+    const kinds = Object.keys(PROTOCOL_ERRORS).map((kind) => JSON.stringify(kind));
+    throw new TypeError(`${caller}: \`protocolErrors\` must be a list of ${kinds.join(', ')}`);
+  }
+  return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
+}
+
+function basePathOption(caller: string, basePath: string): string {
+  if (basePath === '' || basePath === '/') return '';
+  if (!basePath.startsWith('/') || basePath.includes('?')) {
+    throw new TypeError(`${caller}: \`basePath\` must start with "/" and hold no query`);
+  }
+  return basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+}
