@@ -16,7 +16,7 @@ import { cpus, totalmem } from 'node:os';
  * @property {number | undefined} p99Ratio p99 over the baseline's; undefined without a baseline
  * @property {number} peakRssMiB
  * @property {number} non200
- * @property {'memory' | 'sqlite' | 'postgres'} [store] the store of a store row
+ * @property {'memory' | 'sqlite' | 'postgres' | 'pgbouncer'} [store] the store of a store row (`pgbouncer`: PostgreSQL through PgBouncer)
  * @property {string} [memoryName] the row of the same server on the memory store, which a store row is compared with
  * @property {number} [storeRatio] req/s over the same server on the memory store (median of rounds)
  * @property {[number, number]} [storeRatioRange] the lowest and highest of those per-round ratios
@@ -154,7 +154,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
       : [
           '## Stores (the same standalone server on each store)',
           '',
-          "Creates per second through each runtime's standalone server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit. The two-process rows run on both cores (`PLANT_STORE_WORKERS=2`), which they share with wrk on this machine; their peak RSS is that of the process that starts and supervises them, which serves nothing.",
+          "Creates per second through each runtime's standalone server with each store, measured in the same rounds as the table above. SQLite is a fresh file per start with `synchronous=FULL`: every 200 is on disk (creates that arrive together share one commit and one sync). PostgreSQL is an embedded server sharing the machine's cores with the server and wrk; creates that arrive together share one statement and one commit; each start finds an empty `plants` table. \"Through PgBouncer\" is Debian's PgBouncer in transaction mode in front of the same server, configured by [`docs/snippets/pgbouncer.ini`](docs/snippets/pgbouncer.ini) (20 server connections; each server process opens up to 10 for creates and 1 for reads), also on both cores. The two-process rows run on both cores (`PLANT_STORE_WORKERS=2`), which they share with wrk on this machine; their peak RSS is that of the process that starts and supervises them, which serves nothing.",
           '',
           ...storeTable,
           '',

@@ -6,9 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
 import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
+import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer } from '../runtime-tests/support/pgbouncer.mjs';
 import { renderReport } from './report.mjs';
 
 /** @typedef {import('./report.mjs').Row} Row */
@@ -21,7 +22,7 @@ import { renderReport } from './report.mjs';
  * @property {string} [against] the contender of the same runtime its ratios are taken against, when not the runtime's baseline
  * @property {[string, ...string[]]} command the binary and its arguments
  * @property {Record<string, string>} [env] more environment variables
- * @property {'memory' | 'sqlite' | 'postgres'} [store] where Plant Store keeps plants (default memory)
+ * @property {'memory' | 'sqlite' | 'postgres' | 'pgbouncer'} [store] where Plant Store keeps plants (default memory); `pgbouncer` is the same PostgreSQL through PgBouncer in transaction mode
  * @property {string} [cpus] the cores the server may use (taskset list; default core 0)
  */
 /**
@@ -71,6 +72,24 @@ const sqliteRows = (name, runtime, command) => [
 ];
 
 /**
+ * A standalone server's rows over PostgreSQL, compared with its memory row:
+ * straight to PostgreSQL and through PgBouncer in transaction mode, each with
+ * one process on core 0 and two (PLANT_STORE_WORKERS) on both cores.
+ * @param {string} name the memory row's name
+ * @param {string} runtime
+ * @param {[string, ...string[]]} command
+ * @returns {Contender[]}
+ */
+const postgresRows = (name, runtime, command) =>
+  /** @type {const} */ ([
+    ['postgres', 'PostgreSQL'],
+    ['pgbouncer', 'PostgreSQL through PgBouncer (transaction mode)'],
+  ]).flatMap(([store, what]) => [
+    { name: `${name} + ${what}`, runtime, command, store },
+    { name: `${name} + ${what}, 2 processes on 2 cores`, runtime, command, store, env: { PLANT_STORE_WORKERS: '2' }, cpus: '0,1' },
+  ]);
+
+/**
  * Whether a contender is measured: all, or those whose runtime and name match `BENCH_ONLY`.
  * @param {{ runtime: string, name: string }} contender
  */
@@ -107,7 +126,7 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   },
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
   ...sqliteRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
-  { name: 'Plant Store adapter-node + PostgreSQL', runtime: 'Node 24', command: [node24, plantStoreNode], store: 'postgres' },
+  ...postgresRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', command: [bun, bunStandalone] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, server('plant-store-bun-serve.mjs')] },
@@ -214,6 +233,7 @@ function ensureWrk() {
  * @param {Contender} contender
  */
 async function start(contender) {
+  if (contender.store === 'postgres' || contender.store === 'pgbouncer') await freshPostgresTable();
   const [binary, ...args] = contender.command;
   const child = spawn('taskset', ['-c', contender.cpus ?? '0', binary, ...args], {
     cwd: root,
@@ -358,34 +378,105 @@ const sameCommand = (a, b) => a.command.join(' ') === b.command.join(' ');
 /** Its first line, trimmed. @param {string} text */
 const firstLine = (text) => (text.split('\n')[0] ?? '').trim();
 
-/** @type {string | undefined} */
-let databaseUrl;
+/**
+ * What the benchmark uses of a postgres.js connection (bench does not depend on the driver's types).
+ * @typedef {{ unsafe: (text: string) => Promise<unknown>, end: (options?: { timeout?: number }) => Promise<void> }} Sql
+ */
+/**
+ * The benchmark's PostgreSQL, once started: the `plants` database straight and
+ * through PgBouncer, and a connection of the benchmark's own to it.
+ * @type {{ url: string, pooledUrl: string | undefined, admin: Sql } | undefined}
+ */
+let database;
 const sqliteDirectory = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
 let sqliteFiles = 0;
 
 /**
- * The store a contender keeps plants in: a fresh SQLite file per start, the benchmark's PostgreSQL.
- * @param {'memory' | 'sqlite' | 'postgres'} store
+ * The store a contender keeps plants in: a fresh SQLite file per start, the benchmark's PostgreSQL straight or through its PgBouncer.
+ * @param {'memory' | 'sqlite' | 'postgres' | 'pgbouncer'} store
  */
 function storeUrl(store) {
   if (store === 'sqlite') return `sqlite:${join(sqliteDirectory, `plants-${++sqliteFiles}.db`)}`;
-  if (store === 'postgres') {
-    if (databaseUrl === undefined) throw new Error('no PostgreSQL started');
-    return databaseUrl;
+  if (store === 'postgres' || store === 'pgbouncer') {
+    const url = store === 'postgres' ? database?.url : database?.pooledUrl;
+    if (url === undefined) throw new Error(`no ${store === 'postgres' ? 'PostgreSQL' : 'PgBouncer'} started`);
+    return url;
   }
   return 'memory:';
 }
 
-/** A PostgreSQL server of the benchmark's own, for the PostgreSQL row. */
-async function startDatabase() {
-  const database = await startPostgres();
-  databaseUrl = database.url;
-  return database;
+/**
+ * Each start on PostgreSQL begins with an empty table, as each start on SQLite
+ * with a fresh file: every PostgreSQL row of a round sends the same ids, and a
+ * table grown by the rows before would slow the rows after.
+ */
+async function freshPostgresTable() {
+  if (database === undefined) throw new Error('no PostgreSQL started');
+  await database.admin.unsafe("SET lock_timeout = '10s'; DROP TABLE IF EXISTS plants");
+}
+
+/**
+ * A PostgreSQL server of the benchmark's own, for the PostgreSQL rows: an
+ * embedded one (runtime-tests/support/start-postgres.mjs) with a `plants`
+ * database, and in front of it, when a row goes through it, Debian's PgBouncer
+ * in transaction mode as docs/snippets/pgbouncer.ini configures it (as
+ * runtime-tests/pgbouncer.test.ts runs it). Neither is pinned: they share both
+ * cores with the server and wrk.
+ * @param {boolean} pooled whether to start PgBouncer too
+ */
+async function startDatabase(pooled) {
+  // The driver the tests (and the store) use, from the package that depends on it.
+  const driver = createRequire(require.resolve('@plant-store/runtime-tests/start-postgres')).resolve('postgres');
+  const postgres = /** @type {(url: string, options: { max: number, onnotice: () => void }) => Sql} */ ((await import(pathToFileURL(driver).href)).default);
+  const server = await startPostgres();
+  /** @type {Awaited<ReturnType<typeof startPgbouncer>> | undefined} */
+  let bouncer;
+  try {
+    const setup = postgres(server.url, { max: 1, onnotice: () => {} });
+    await setup.unsafe('CREATE DATABASE plants');
+    await setup.end();
+    const url = server.url.replace(/\/postgres$/, '/plants');
+    const password = decodeURIComponent(new URL(server.url).password);
+    if (pooled) {
+      if (findPgbouncer() === undefined) throw new Error(`the PgBouncer rows need PgBouncer: ${INSTALL_PGBOUNCER}`);
+      const snippet = readFileSync(join(root, 'docs/snippets/pgbouncer.ini'), 'utf8');
+      bouncer = await startPgbouncer({
+        config: (at) => fillPgbouncerConfig(snippet, { databasePort: server.port, ...at }),
+        userlist: `"postgres" "${password}"\n`,
+      });
+    }
+    const pooledUrl = bouncer && `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${bouncer.port}/plants`;
+    database = { url, pooledUrl, admin: postgres(url, { max: 1, onnotice: () => {} }) };
+  } catch (error) {
+    await bouncer?.destroy();
+    await server.destroy();
+    throw error;
+  }
+  const admin = database.admin;
+  return {
+    async destroy() {
+      await admin.end({ timeout: 1 });
+      await bouncer?.destroy();
+      await server.destroy();
+    },
+  };
 }
 
 async function main() {
   ensureWrk();
-  const database = CONTENDERS.some((contender) => contender.store === 'postgres') ? await startDatabase() : undefined;
+  const postgresRows = CONTENDERS.filter((contender) => contender.store === 'postgres' || contender.store === 'pgbouncer');
+  const databaseServers = postgresRows.length ? await startDatabase(postgresRows.some((contender) => contender.store === 'pgbouncer')) : undefined;
+  try {
+    await measureAll();
+  } finally {
+    // PostgreSQL and PgBouncer are stopped whatever happened: they are the benchmark's own processes.
+    await databaseServers?.destroy();
+    rmSync(sqliteDirectory, { recursive: true, force: true });
+  }
+}
+
+/** The rounds, the tables, and the report. */
+async function measureAll() {
   const started = Date.now();
   /** @type {Contender[]} */
   const eligible = [];
@@ -472,8 +563,6 @@ async function main() {
     micro,
     memory,
   });
-  await database?.destroy();
-  rmSync(sqliteDirectory, { recursive: true, force: true });
   // A partial run (BENCH_ONLY) prints its table but leaves the published one alone.
   if (!process.env.BENCH_ONLY) {
     writeFileSync(join(root, 'BENCHMARKS.md'), markdown);
