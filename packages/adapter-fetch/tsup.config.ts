@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.config.base.ts';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', node: 'src/node.ts' }, 'tsconfig.node.json'));
+export default defineConfig(packageBuild({ index: 'src/index.ts', node: 'src/node.ts', internal: 'src/internal.ts' }, 'tsconfig.node.json'));

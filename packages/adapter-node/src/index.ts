@@ -1,5 +1,4 @@
+// Runs on Node (and the runtimes that serve node:http: Deno, Bun): the public entry of the adapter.
 export { createNodeHandler } from './create-node-handler.ts';
-export { endAfterBody, LINGER_MS } from './end-after-body.ts';
-export { isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
 
 export type { NodeHandler, NodeHandlerOptions } from './create-node-handler.ts';

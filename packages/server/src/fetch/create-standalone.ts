@@ -1,5 +1,6 @@
 // Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
-import { createFetchHandler, pathAndQuery, type FetchHandler } from '@plant-store/adapter-fetch';
+import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
+import { pathAndQuery } from '@plant-store/adapter-fetch/internal';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { formatAccessLog } from '../shared/format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';

@@ -1,6 +1,6 @@
 // Runs wherever node-http/serve.ts does (Node, Deno's node:http, the workerd launcher's front).
 import type { IncomingMessage } from 'node:http';
-import { rawHeader } from '@plant-store/adapter-node';
+import { rawHeader } from '@plant-store/adapter-node/internal';
 import { isRequestId } from '@plant-store/core';
 
 /**

@@ -2,7 +2,8 @@
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createNodeHandler, rawHeader, type NodeHandlerOptions } from '@plant-store/adapter-node';
+import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
+import { rawHeader } from '@plant-store/adapter-node/internal';
 import { isRequestId, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../shared/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../shared/format-access-log.ts';

@@ -1,7 +1,7 @@
 // Runs on Node, in the standalone workerd launcher's front: a workaround of workerd's own HTTP server
 // (record and deletion set: workerd/QUIRKS.md, workerd-http-server).
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { endAfterBody, isServerClosing } from '@plant-store/adapter-node';
+import { endAfterBody, isServerClosing } from '@plant-store/adapter-node/internal';
 import { errorResponse, PROTOCOL_ERRORS, type PlantResponse } from '@plant-store/core';
 import { takeRequestId } from '../node-http/_take-request-id.ts';
 

@@ -1,0 +1,4 @@
+// Runs on any Fetch-API runtime: helpers the standalone server of @plant-store/server shares with this adapter.
+// Not public: `@plant-store/adapter-fetch/internal` may change in any release, without a major version.
+// It exists so that the server's access log reads a URL as the adapter does without a copy of these lines.
+export { pathAndQuery } from './fetch-plant-request.ts';

@@ -1,0 +1,5 @@
+// Runs on Node (and Deno's node:http): helpers the standalone server of @plant-store/server shares with this adapter.
+// Not public: `@plant-store/adapter-node/internal` may change in any release, without a major version.
+// It exists so that the server answers as the adapter does without a copy of these lines.
+export { endAfterBody } from './end-after-body.ts';
+export { isServerClosing, rawHeader } from './node-plant-request.ts';
