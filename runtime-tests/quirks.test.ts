@@ -1,15 +1,19 @@
-// Runs in vitest on Node 20; starts bare Bun and bare Deno (runtime-tests/quirks/bare-server.ts, no Plant Store
-// code). One canary per runtime quirk the server works around: each expects the quirk on the runtime as
-// installed, and fails, naming what to delete, once the runtime no longer has it. The records themselves are
+// Runs in vitest on Node 20; starts bare Bun and bare Deno (runtime-tests/quirks/bare-server.ts and bare-accept.ts,
+// no Plant Store code) and a bare workerd through miniflare (a Worker of a few lines, no node:http front). One
+// canary per runtime quirk the server works around: each expects the quirk on the runtime as installed, and
+// fails, naming what to delete, once the runtime no longer has it. The records themselves are
 // packages/server/src/<runtime>/QUIRKS.md; this is KNOWN_DIFFERENCES (differential-corpus.ts) for runtimes.
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, spawnListening, type SpawnedServer } from './runtimes.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
 interface Quirk {
-  readonly runtime: 'Bun' | 'Deno';
+  readonly runtime: 'Bun' | 'Deno' | 'workerd';
   /** The version the quirk was last seen on (runtime-tests/package.json pins it). */
   readonly seenOn: string;
   readonly upstream: string;
@@ -39,6 +43,20 @@ const QUIRKS = {
     upstream: 'https://github.com/denoland/deno/pull/34172 (Deno.serve: keep-alive only; no headers or request timeout)',
     deletionSet:
       "packages/server/src/deno/run-deno.ts serving through node:http (serveStandalone) may become Deno.serve; with it go src/deno/_watch-accepting.ts and _watch-shared-accepting.ts (node:net's accept loop) unless Deno.serve's has the same EMFILE quirk",
+  },
+  'deno-accept-after-emfile': {
+    runtime: 'Deno',
+    seenOn: '2.9.6',
+    upstream: 'https://github.com/denoland/deno/issues/10148 (node:net stops accepting, silently, after an accept failed with EMFILE)',
+    deletionSet:
+      'packages/server/src/deno/_watch-accepting.ts and _watch-shared-accepting.ts, and the watch lines and the stopWatching() call in src/deno/run-deno.ts',
+  },
+  'workerd-http-server': {
+    runtime: 'workerd',
+    seenOn: '2026-07-30 (miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream: "https://developers.cloudflare.com/workers/runtime-apis/request/ and workerd.capnp's HttpOptions (no upstream issue found)",
+    deletionSet:
+      'packages/server/src/workerd/_proxy-to-worker.ts and its test, and the front in src/workerd/run-workerd.ts (serveNodeHttp, createNodeHandler, unsafeDirectSockets): workerd would then listen on HOST:PORT',
   },
 } as const satisfies Record<string, Quirk>;
 
@@ -84,7 +102,67 @@ function watch(baseUrl: string, first: string, watchMs: number, trickle = false)
   });
 }
 
+/** A raw connection to runtime-tests/quirks/bare-accept.ts, read line by line. */
+interface LineSocket {
+  /** Resolves with the first line (already received or still to come) matching `pattern`, or undefined after `withinMs`. */
+  line(pattern: RegExp, withinMs: number): Promise<string | undefined>;
+  /** Sends `command` and resolves with the answer matching `pattern`; rejects when none comes within 5 s. */
+  ask(command: string, pattern: RegExp): Promise<string>;
+  destroy(): void;
+}
+
+/** Connects to `baseUrl` and resolves once the connection is made (not necessarily accepted). */
+function openLines(baseUrl: string): Promise<LineSocket> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  let buffered = '';
+  const lines: string[] = [];
+  const waiting = new Set<() => void>();
+  socket.on('data', (chunk) => {
+    buffered += chunk.toString();
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      lines.push(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+    }
+    for (const wake of waiting) wake();
+  });
+  const line = (pattern: RegExp, withinMs: number, from = 0) =>
+    new Promise<string | undefined>((resolve) => {
+      const check = () => {
+        const found = lines.slice(from).find((candidate) => pattern.test(candidate));
+        if (found === undefined) return;
+        finish(found);
+      };
+      const finish = (found: string | undefined) => {
+        clearTimeout(timer);
+        waiting.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => finish(undefined), withinMs);
+      waiting.add(check);
+      check();
+    });
+  const lineSocket: LineSocket = {
+    line: (pattern, withinMs) => line(pattern, withinMs),
+    async ask(command, pattern) {
+      const from = lines.length;
+      socket.write(`${command}\n`);
+      const answer = await line(pattern, 5_000, from);
+      if (answer === undefined) throw new Error(`no answer to ${command} matching ${pattern} within 5 s; lines so far: ${lines.join(' | ')}`);
+      return answer;
+    },
+    destroy: () => socket.destroy(),
+  };
+  return new Promise((resolve, reject) => {
+    socket.on('error', reject);
+    socket.once('connect', () => resolve(lineSocket));
+  });
+}
+
 const SCRIPT = fileURLToPath(new URL('quirks/bare-server.ts', import.meta.url));
+const ACCEPT_SCRIPT = fileURLToPath(new URL('quirks/bare-accept.ts', import.meta.url));
+/** util-linux's `prlimit`, to give bare Deno few descriptors, so that taking them all is quick whatever `ulimit -n` says. */
+const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
 const STALLING_HEAD = 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx';
 
 function startBare(name: 'Bun' | 'Deno', env: Record<string, string> = {}): Promise<SpawnedServer> {
@@ -144,6 +222,112 @@ describe('runtime quirks the server works around are still there (packages/serve
         received: '',
         closed: false,
       });
+    });
+
+    it.runIf(prlimit)(
+      'deno-accept-after-emfile: once one accept failed with EMFILE, node:net accepts nothing more, even with descriptors free again',
+      { timeout: 30_000 },
+      async () => {
+        // Started with 256 descriptors; bare-accept.ts takes every free one itself once listening, on request.
+        const bare = await spawnListening(
+          'bare Deno (node:net, 256 descriptors)',
+          prlimit!,
+          ['--nofile=256:256', runtime('Deno').binary, 'run', '--allow-net', '--allow-read=/dev/null', ACCEPT_SCRIPT],
+          {},
+        );
+        const opened: LineSocket[] = [];
+        const open = async () => {
+          const lines = await openLines(bare.baseUrl);
+          opened.push(lines);
+          return lines;
+        };
+        try {
+          const control = await open();
+          expect(await control.line(/^accepted /, 5_000)).toBe('accepted 1');
+          // A round: take every descriptor, connect (the kernel completes the handshake; Deno's accept fails with
+          // EMFILE), give the descriptors back, connect again. With the quirk neither connection is ever greeted.
+          // Should Deno still read `free` before it tries that accept (bare-accept.ts waits one turn), it accepts
+          // both: up to five rounds.
+          const rounds: string[] = [];
+          for (let round = 1; round <= 5 && !rounds.at(-1)?.endsWith('neither accepted in 3 s'); round++) {
+            expect(await control.ask('exhaust', /^exhausted /)).toMatch(/^exhausted \d+ EMFILE$/);
+            const during = await open();
+            await control.ask('free', /^freed /);
+            const after = await open();
+            const greeted = await Promise.race([during.line(/^accepted /, 3_000), after.line(/^accepted /, 3_000)]);
+            rounds.push(`round ${round}: ${greeted === undefined ? 'neither accepted in 3 s' : `greeted '${greeted}'`}`);
+          }
+          // Still running and answering on the connection it accepted first: not accepting is not a crash.
+          expect(await control.ask('free', /^freed /)).toBe('freed 0');
+          expect(bare.child.exitCode).toBeNull();
+          expect(rounds.at(-1), gone('deno-accept-after-emfile', version) + `\n${rounds.join('\n')}`).toMatch(/neither accepted in 3 s$/);
+        } finally {
+          for (const lines of opened) lines.destroy();
+          await bare.close();
+        }
+      },
+    );
+  });
+
+  describe('workerd', () => {
+    let miniflare: Miniflare | undefined;
+    let baseUrl: string;
+    let version: string;
+    beforeAll(async () => {
+      version = runtimeVersion(runtime('workerd'));
+      // As run-workerd.ts starts it, without the node:http front: workerd's own HTTP server straight to the Worker.
+      const options: MiniflareOptions & { handleRuntimeStdio(stdout: Readable, stderr: Readable): void } = {
+        host: '127.0.0.1',
+        port: 0,
+        // workerd logs each malformed request with a stack; the canaries read the answers instead.
+        handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+          stdout.resume();
+          stderr.resume();
+        },
+        workers: [
+          {
+            name: 'bare',
+            modules: true,
+            script: 'export default { async fetch(request) { return new Response(`read ${(await request.text()).length}`); } };',
+            compatibilityDate: '2026-07-01',
+            unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+          },
+        ],
+      };
+      miniflare = new Miniflare(options);
+      await miniflare.ready;
+      baseUrl = (await miniflare.unsafeGetDirectURL('bare')).href;
+    });
+    afterAll(async () => {
+      await miniflare?.dispose();
+    });
+
+    it("workerd-http-server: answers a client's Connection: close, then keeps the connection open", async () => {
+      // Node closes it once the answer is sent (hardening-workerd.test.ts checks the front does).
+      const result = await watch(baseUrl, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
+      expect({ status: result.received.split('\r\n')[0], closed: result.closedAfterMs !== undefined }, gone('workerd-http-server', version)).toEqual({
+        status: 'HTTP/1.1 200 OK',
+        closed: false,
+      });
+    });
+
+    it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 500 and 501', async () => {
+      // Node answers 400 to both framings and to the method; the Worker never sees any of them.
+      const answers: string[] = [];
+      for (const request of [
+        'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!',
+        'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello',
+        'FOO / HTTP/1.1\r\nHost: x\r\n\r\n',
+      ]) {
+        // workerd closes each of these connections after its answer; 5 s bounds the wait if it does not.
+        const { received } = await watch(baseUrl, request, 5_000);
+        answers.push(`${received.split('\r\n')[0]} ${received.slice(received.indexOf('\r\n\r\n') + 4)}`);
+      }
+      expect(answers, gone('workerd-http-server', version)).toEqual([
+        'HTTP/1.1 500 Internal Server Error Internal Server Error',
+        'HTTP/1.1 500 Internal Server Error Internal Server Error',
+        'HTTP/1.1 501 Not Implemented ERROR: Unrecognized request method.',
+      ]);
     });
   });
 });
