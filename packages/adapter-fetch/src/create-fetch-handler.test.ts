@@ -4,7 +4,7 @@ import { staticTokens } from '@plant-store/core';
 import { conformanceOptions, describeHttpConformance } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler } from './create-fetch-handler.ts';
+import { createFetchHandler, createFetchHandlerWithIds } from './create-fetch-handler.ts';
 import { createNodeServerAdapter } from './create-node-server-adapter.ts';
 
 describeHttpConformance({
@@ -66,5 +66,35 @@ describe("createFetchHandler's second argument: whatever the host passes beside 
     // @ts-expect-error draining is a boolean
     const answer = await handler(create(TOKEN), { draining: 'yes' });
     expect(answer.status).toBe(200);
+  });
+});
+
+describe('createFetchHandlerWithIds', () => {
+  const TOKEN = 'ids-token';
+  const told: [Request, string][] = [];
+  const options = { store: createMemoryStore(), authenticate: staticTokens([TOKEN]), requestId: true, onError: () => {} };
+  const handler = createFetchHandlerWithIds(options, (request, id) => told.push([request, id]));
+
+  it('tells onRequestId the id each answer carries, before the answer is handed over', async () => {
+    told.length = 0;
+    const given = new Request('http://127.0.0.1/openapi.json', { headers: { 'x-request-id': 'trace-1' } });
+    const answer = await handler(given);
+    expect(told).toStrictEqual([[given, 'trace-1']]);
+    const made = new Request('http://127.0.0.1/nowhere', { headers: { 'x-request-id': 'no good' } });
+    const madeAnswer = await handler(made);
+    expect([answer.headers.get('x-request-id'), told[1]]).toStrictEqual(['trace-1', [made, madeAnswer.headers.get('x-request-id')]]);
+  });
+
+  it("tells nothing for the request deadline's 408, which carries no id, nor without the requestId option", async () => {
+    told.length = 0;
+    const late = new Request('http://127.0.0.1/plants', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":8,"name":"Fern"}',
+    });
+    const timedOut = await handler(late, { deadline: { passed: true, watch: (onPass) => onPass?.() } });
+    const without = createFetchHandlerWithIds({ ...options, requestId: false }, (request, id) => told.push([request, id]));
+    const plain = await without(new Request('http://127.0.0.1/openapi.json', { headers: { 'x-request-id': 'trace-1' } }));
+    expect([timedOut.status, timedOut.headers.get('x-request-id'), plain.headers.get('x-request-id'), told]).toStrictEqual([408, null, null, []]);
   });
 });

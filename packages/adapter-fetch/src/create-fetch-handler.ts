@@ -78,6 +78,30 @@ export type FetchHandler = (request: Request, context?: FetchContext & object) =
  * Deno.serve(fetch); // or Bun.serve({ fetch }), or export default { fetch }
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
+  return createFetchHandlerWithIds(options, undefined);
+}
+
+/**
+ * Told the request id the core chose for the answer to `request`, just
+ * before the handler settles with it; see {@link createFetchHandlerWithIds}.
+ */
+export type OnRequestId = (request: Request, requestId: string) => void;
+
+/**
+ * {@link createFetchHandler}, also telling `onRequestId` the request id of
+ * each answer it gives (with the `requestId` option), as the core hands it
+ * over: a server's access log gets the id the client gets, without reading
+ * it back out of the answer's headers. A 408 of the request deadline carries
+ * no id, so none is told for it. Not public: exported by
+ * `@plant-store/adapter-fetch/internal` for the standalone server.
+ *
+ * @param onRequestId Called before the handler's promise settles, so whoever
+ *   awaits it finds the id recorded.
+ * @example
+ * const ids = new WeakMap<Request, string>();
+ * const fetch = createFetchHandlerWithIds({ store, authenticate, requestId: true }, (request, id) => ids.set(request, id));
+ */
+export function createFetchHandlerWithIds(options: FetchHandlerOptions, onRequestId: OnRequestId | undefined): FetchHandler {
   const { mountPath: givenMountPath, Response: Answer = Response, ...coreOptions } = options;
   const mountPath = mountPathOption('createFetchHandler', givenMountPath);
   if (typeof Answer !== 'function') throw new TypeError('createFetchHandler: `Response` must be a Response class');
@@ -97,9 +121,11 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
     // One promise per request, settled in the step that has the answer.
     return new Promise((resolve, reject) =>
-      respondTo(plantRequest, (response) => {
+      respondTo(plantRequest, (response, requestId) => {
         try {
-          resolve(toResponse(plantRequest, response, context));
+          const answer = toResponse(plantRequest, response, context);
+          if (requestId !== undefined && onRequestId !== undefined && !plantRequest.timedOut) onRequestId(request, requestId);
+          resolve(answer);
         } catch (error) {
           reject(error);
         }

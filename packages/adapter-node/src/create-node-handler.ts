@@ -45,16 +45,44 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * createServer(handler).listen(8080);
  */
 export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
+  return createNodeHandlerWithIds(options, undefined);
+}
+
+/**
+ * Told the request id the core chose for the answer written to `res`, just
+ * before it is written; see {@link createNodeHandlerWithIds}.
+ */
+export type OnRequestId = (res: ServerResponse, requestId: string) => void;
+
+/**
+ * {@link createNodeHandler}, also telling `onRequestId` the request id of
+ * each answer it writes (with the `requestId` option), as the core hands it
+ * over: a server's access log gets the id the client gets, without choosing
+ * it before the core or reading it back out of the written answer. Not
+ * public: exported by `@plant-store/adapter-node/internal` for the
+ * standalone server.
+ *
+ * @param onRequestId Called before the answer is written, so a listener of
+ *   the response's 'finish' event finds the id recorded; not called for a
+ *   path handed on to `next`.
+ * @example
+ * const ids = new WeakMap<ServerResponse, string>();
+ * const handler = createNodeHandlerWithIds({ store, authenticate, requestId: true }, (res, id) => ids.set(res, id));
+ */
+export function createNodeHandlerWithIds(options: NodeHandlerOptions, onRequestId: OnRequestId | undefined): NodeHandler {
   const { mountPath: givenMountPath, ...coreOptions } = options;
   const mountPath = mountPathOption('createNodeHandler', givenMountPath);
   const respondTo = createPlantResponder(coreOptions, 'createNodeHandler');
   return function plantStoreNodeHandler(req, res, next) {
     // Written as soon as the core has the answer: at once for an answer that
     // needs no wait, else in the step that ends the wait.
-    respondTo(new NodePlantRequest(req, res, mountPath), (response) => {
+    respondTo(new NodePlantRequest(req, res, mountPath), (response, requestId) => {
       try {
         if (response.unmatched === true && next !== undefined) next();
-        else writeResponse(req, res, response);
+        else {
+          if (requestId !== undefined && onRequestId !== undefined) onRequestId(res, requestId);
+          writeResponse(req, res, response);
+        }
       } catch (error) {
         // Writing to a broken socket, or the host's next().
         res.destroy(error as Error);

@@ -213,4 +213,23 @@ describe('createPlantResponder', () => {
       expect(answers.map((answer) => [answer.status, JSON.parse(answer.body).error])).toStrictEqual([[401, 1101]]);
     }
   });
+
+  it('hands respond the request id it chose, the one the answer carries, at once or after a wait, and none without the option', async () => {
+    await fc.assert(
+      fc.asyncProperty(call, fc.boolean(), fc.boolean(), async (given, waits, requestId) => {
+        const ids: (string | undefined)[] = [];
+        const answers: PlantResponse[] = [];
+        const respondTo = createPlantResponder({ ...options(waits), requestId });
+        respondTo(request(given, waits), (response, id) => {
+          answers.push(response);
+          ids.push(id);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(answers).toHaveLength(1);
+        expect(ids).toStrictEqual([requestId ? answers[0]!.headers['x-request-id'] : undefined]);
+        if (requestId && given.headers['x-request-id'] === 'req-1') expect(ids[0]).toBe('req-1');
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -11,8 +11,14 @@ import type { ResponderSettings } from './responder-settings.ts';
 /**
  * Receives the answer to one request: called exactly once, at once when the
  * answer is at hand, else when it is. It must not throw.
+ *
+ * `requestId` is the id the core chose for the request, the one its
+ * `x-request-id` header carries (with the `requestId` option; else
+ * undefined): an adapter hands it on to its host (an access log) as it is,
+ * so no host has to decide the id before the core or read it back out of
+ * the written answer.
  */
-export type Respond = (response: PlantResponse) => void;
+export type Respond = (response: PlantResponse, requestId?: string) => void;
 
 declare const arranged: unique symbol;
 
@@ -105,7 +111,7 @@ export function answer(exchange: PlantExchange, first: (exchange: PlantExchange)
   }
   if (isLater(outcome) || answeredAgain(exchange)) return;
   // Not guarded: an adapter's respond that throws here throws to the adapter, as its own code would.
-  exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId));
+  exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId), exchange.requestId);
 }
 
 /**
@@ -171,7 +177,7 @@ function failed(exchange: PlantExchange, error: unknown): void {
 function answerLate(exchange: PlantExchange, response: PlantResponse): void {
   if (answeredAgain(exchange)) return;
   try {
-    exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId));
+    exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId);
   } catch (error) {
     report(exchange, error, 'internal');
   }

@@ -1,6 +1,6 @@
 // Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
 import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
-import { pathAndQuery } from '@plant-store/adapter-fetch/internal';
+import { createFetchHandlerWithIds, pathAndQuery } from '@plant-store/adapter-fetch/internal';
 import type { BuildOptions } from '../shared/build-options.ts';
 import { formatAccessLog } from '../shared/format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
@@ -27,8 +27,12 @@ export function createStandalone(
   build: BuildOptions,
   config: StandaloneConfig = readStandaloneConfig(env),
 ): Standalone {
-  const handler = createFetchHandler(standaloneHandlerOptions(config, build(config, env)));
-  if (!config.accessLog) return { config, fetch: handler };
+  const options = standaloneHandlerOptions(config, build(config, env));
+  if (!config.accessLog) return { config, fetch: createFetchHandler(options) };
+  // The handler tells the id the core chose for each answer (none for a deadline's 408, which carries none);
+  // keyed by the request, which the log below holds until it writes the line.
+  const requestIds = new WeakMap<Request, string>();
+  const handler = createFetchHandlerWithIds(options, (request, requestId) => requestIds.set(request, requestId));
   const format = formatAccessLog(config.logFormat);
   return {
     config,
@@ -42,7 +46,7 @@ export function createStandalone(
           url: pathAndQuery(request.url),
           status: response.status,
           ms,
-          requestId: response.headers.get('x-request-id') ?? undefined,
+          requestId: requestIds.get(request),
         }),
       );
       return response;

@@ -2,14 +2,14 @@
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createNodeHandler, type NodeHandlerOptions } from '@plant-store/adapter-node';
-import { rawHeader } from '@plant-store/adapter-node/internal';
-import { isRequestId, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
+import type { NodeHandlerOptions } from '@plant-store/adapter-node';
+import { createNodeHandlerWithIds, rawHeader } from '@plant-store/adapter-node/internal';
+import { PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../shared/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../shared/format-access-log.ts';
 import type { LogFormat } from '../shared/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../shared/shutdown-timings.ts';
-import { takeRequestId } from './_take-request-id.ts';
+import { recordedRequestId, recordRequestId, requestIdFor } from './_request-ids.ts';
 
 /** Options of {@link serve}: the handler's options plus the server's own. */
 export interface ServeOptions extends NodeHandlerOptions, ServerOptions {}
@@ -72,7 +72,9 @@ export interface RunningServer {
  */
 export function serve(options: ServeOptions): Promise<RunningServer> {
   // This server sends every protocol error itself, so the document it serves declares them.
-  const handler = createNodeHandler({ protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], ...options });
+  const handlerOptions = { protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], ...options };
+  // The access log learns each answer's request id from the core, as the answer is written.
+  const handler = createNodeHandlerWithIds(handlerOptions, options.accessLog === false ? undefined : recordRequestId);
   return serveNodeHttp(handler, options, options.requestId === true);
 }
 
@@ -81,6 +83,9 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
  * timeouts, Error bodies for requests it cannot read, access log and graceful
  * close. The standalone workerd server runs it in front of workerd.
  *
+ * @param handler Records the request id of each answer it gives with
+ *   `recordRequestId` (from `_request-ids.ts`) before writing it, when answers
+ *   carry ids: the access log writes the id recorded.
  * @param requestIds Whether answers carry request ids: the access log writes them, and refusals get one.
  */
 export async function serveNodeHttp(
@@ -96,18 +101,26 @@ export async function serveNodeHttp(
   // Nothing is tracked per request: a refusal finds the answers still owed on
   // its connection through Node's own queue (see whenAnswered).
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    // Taken here only for the access log; without one the core makes the id itself.
-    const requestId = requestIds && log !== false ? takeRequestId(req) : undefined;
     if (log !== false) {
       const started = performance.now();
-      res.once('finish', () => log({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms: performance.now() - started, requestId }));
+      res.once('finish', () =>
+        log({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: res.statusCode,
+          ms: performance.now() - started,
+          // Recorded by whoever chose it as the answer was written: the core, through the handler, or this server.
+          requestId: requestIds ? recordedRequestId(res) : undefined,
+        }),
+      );
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
     if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && rawHeader(req, 'host') === undefined) {
       const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
-      const id = requestIds ? (requestId ?? takeRequestId(req)) : undefined;
+      const id = requestIds ? requestIdFor(rawHeader(req, 'x-request-id')) : undefined;
+      if (id !== undefined) recordRequestId(res, id);
       res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
       res.end(body);
       return;
@@ -261,9 +274,8 @@ function answerClientError(
       return;
     }
     const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
-    // A request whose head was read already has its id (taken in onRequest); one that has none gets a new one.
-    const given = unreadable?.req.headers['x-request-id'];
-    const requestId = !requestIds ? undefined : typeof given === 'string' && isRequestId(given) ? given : crypto.randomUUID();
+    // The core never answered this request, so the refusal's id is chosen here, as the core would choose it.
+    const requestId = requestIds ? requestIdFor(unreadable === undefined ? undefined : rawHeader(unreadable.req, 'x-request-id')) : undefined;
     socket.end(requestId === undefined ? RAW_ANSWERS[kind] : rawAnswer(PROTOCOL_ERRORS[kind], requestId));
     if (log !== false) {
       const { status } = PROTOCOL_ERRORS[kind];

@@ -1,9 +1,9 @@
 // Runs on Node, in the standalone workerd launcher's front: a workaround of workerd's own HTTP server
 // (record and deletion set: workerd/QUIRKS.md, workerd-http-server).
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { endAfterBody, isServerClosing } from '@plant-store/adapter-node/internal';
+import { endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
 import { errorResponse, PROTOCOL_ERRORS, type PlantResponse } from '@plant-store/core';
-import { takeRequestId } from '../node-http/_take-request-id.ts';
+import { recordRequestId, requestIdFor } from '../node-http/_request-ids.ts';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
@@ -99,6 +99,9 @@ export function proxyToWorker(
         const out: string[] = [];
         const back = answer.rawHeaders;
         for (let i = 0; i < back.length; i += 2) if (!HOP_BY_HOP.has(back[i]!.toLowerCase())) out.push(back[i]!, back[i + 1]!);
+        // The Worker's core chose the id its answer carries: the front's access log writes that one.
+        const requestId = rawHeader(answer, 'x-request-id');
+        if (requestId !== undefined) recordRequestId(res, requestId);
         try {
           res.writeHead(answer.statusCode ?? 502, out);
         } catch {
@@ -188,7 +191,9 @@ export function originForm(target: string): string {
 /** An answer of the front's own, with the request's id, closing the connection. */
 function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
   res.shouldKeepAlive = false;
-  res.writeHead(status, { ...headers, 'x-request-id': takeRequestId(req), 'content-length': Buffer.byteLength(body) });
+  const requestId = requestIdFor(rawHeader(req, 'x-request-id'));
+  recordRequestId(res, requestId);
+  res.writeHead(status, { ...headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
   res.write(body);
   endAfterBody(req, res);
 }

@@ -1,12 +1,13 @@
 // Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createNodeHandler } from '@plant-store/adapter-node';
+import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
 import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
 import { explainListenError } from '../shared/_explain-listen-error.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
+import { recordRequestId } from '../node-http/_request-ids.ts';
 import { serveNodeHttp } from '../node-http/serve.ts';
 import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
 import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
@@ -100,7 +101,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   await miniflare.ready;
   const direct = await miniflare.unsafeGetDirectURL('plant-store');
   // Methods the Worker has no route for are answered here, by a handler with its routes and options (405 on a route, 404 elsewhere); it never reaches a store.
-  const local = createNodeHandler(standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate }));
+  // It records the id of each answer for the front's access log, as serve() does on Node.
+  const local = createNodeHandlerWithIds(standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate }), recordRequestId);
   const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
   const running = await serveNodeHttp(
     proxy.handler,

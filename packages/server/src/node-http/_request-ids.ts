@@ -1,0 +1,34 @@
+// Runs wherever node-http/serve.ts does (Node, Deno's node:http, the workerd launcher's front).
+import type { ServerResponse } from 'node:http';
+import { isRequestId } from '@plant-store/core';
+
+// Keyed by the response, which the access log holds until its 'finish': the
+// id lives exactly as long as the answer it names.
+const recorded = new WeakMap<ServerResponse, string>();
+
+/**
+ * Records the request id of the answer `res` is about to carry, as whoever
+ * chose it says: the core (through the Node adapter), the Worker behind the
+ * workerd front (its answer's `x-request-id`), or the server itself for an
+ * answer of its own ({@link requestIdFor}).
+ */
+export function recordRequestId(res: ServerResponse, requestId: string): void {
+  recorded.set(res, requestId);
+}
+
+/** The request id recorded for `res`, for its access-log line; undefined when the answer carries none. */
+export function recordedRequestId(res: ServerResponse): string | undefined {
+  return recorded.get(res);
+}
+
+/**
+ * The id of an answer the server gives itself, without the core (a request
+ * Node could not read, a front's own refusal): the request's `X-Request-Id`
+ * when the core would echo it ({@link isRequestId}), else a new UUID, as the
+ * core chooses.
+ *
+ * @param given The request's `X-Request-Id`, repeated fields joined with `, ` (which is then no id).
+ */
+export function requestIdFor(given: string | undefined): string {
+  return given !== undefined && isRequestId(given) ? given : crypto.randomUUID();
+}
