@@ -85,7 +85,7 @@ describe('createFetchHandlerWithIds', () => {
     expect([answer.headers.get('x-request-id'), told[1]]).toStrictEqual(['trace-1', [made, madeAnswer.headers.get('x-request-id')]]);
   });
 
-  it("tells nothing for the request deadline's 408, which carries no id, nor without the requestId option", async () => {
+  it("tells the id of the request deadline's 408 too, and nothing without the requestId option", async () => {
     told.length = 0;
     const late = new Request('http://127.0.0.1/plants', {
       method: 'POST',
@@ -95,6 +95,7 @@ describe('createFetchHandlerWithIds', () => {
     const timedOut = await handler(late, { deadline: { passed: true, watch: (onPass) => onPass?.() } });
     const without = createFetchHandlerWithIds({ ...options, requestId: false }, (request, id) => told.push([request, id]));
     const plain = await without(new Request('http://127.0.0.1/openapi.json', { headers: { 'x-request-id': 'trace-1' } }));
-    expect([timedOut.status, timedOut.headers.get('x-request-id'), plain.headers.get('x-request-id'), told]).toStrictEqual([408, null, null, []]);
+    expect([timedOut.status, timedOut.headers.get('connection'), plain.headers.get('x-request-id')]).toStrictEqual([408, 'close', null]);
+    expect(told).toStrictEqual([[late, timedOut.headers.get('x-request-id')]]);
   });
 });

@@ -1,4 +1,4 @@
-import { createPlantResponder, mountPathOption, PROTOCOL_ERRORS, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
+import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { FetchPlantRequest } from './fetch-plant-request.ts';
 import type { RequestDeadline } from './request-deadline.ts';
 
@@ -33,15 +33,12 @@ export interface FetchContext {
   readonly draining?: boolean;
   /**
    * Passes once the request has taken too long to arrive (a launcher's
-   * request timeout): a body still being read is cut and the answer is 408
-   * (1402) with `Connection: close`, as the standalone Node server's request
-   * timeout; a body being dropped after the answer stops.
+   * request timeout): a body still being read is cut, and the core answers
+   * 408 (1402) with `Connection: close`, as the standalone Node server's
+   * request timeout; a body being dropped after the answer stops.
    */
   readonly deadline?: RequestDeadline;
 }
-
-const { status: TIMEOUT_STATUS, headers: TIMEOUT_HEADERS, body: TIMEOUT_BODY } = PROTOCOL_ERRORS['request-timeout'];
-const TIMEOUT_CLOSE_HEADERS = Object.freeze({ ...TIMEOUT_HEADERS, connection: 'close' });
 
 /**
  * A Fetch-API handler, as `Deno.serve`, `Bun.serve` and Workers take it.
@@ -91,8 +88,7 @@ export type OnRequestId = (request: Request, requestId: string) => void;
  * {@link createFetchHandler}, also telling `onRequestId` the request id of
  * each answer it gives (with the `requestId` option), as the core hands it
  * over: a server's access log gets the id the client gets, without reading
- * it back out of the answer's headers. A 408 of the request deadline carries
- * no id, so none is told for it. Not public: exported by
+ * it back out of the answer's headers. Not public: exported by
  * `@plant-store/adapter-fetch/internal` for the standalone server.
  *
  * @param onRequestId Called before the handler's promise settles, so whoever
@@ -110,7 +106,7 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
   const own = options.Response !== undefined;
   const respondTo = createPlantResponder(coreOptions, 'createFetchHandler');
   const toResponse = (plantRequest: FetchPlantRequest, response: PlantResponse, context: FetchContext | undefined): Response => {
-    if (plantRequest.timedOut) return new Answer(TIMEOUT_BODY, { status: TIMEOUT_STATUS, headers: own ? copy(TIMEOUT_CLOSE_HEADERS) : TIMEOUT_CLOSE_HEADERS });
+    // A body the deadline cut is cancelled here, not dropped: the core's 408 closes the connection.
     plantRequest.discardUnread();
     // A Worker cancels what runs after its answer unless told to wait for it.
     const discarding = plantRequest.discarding;
@@ -124,7 +120,7 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
       respondTo(plantRequest, (response, requestId) => {
         try {
           const answer = toResponse(plantRequest, response, context);
-          if (requestId !== undefined && onRequestId !== undefined && !plantRequest.timedOut) onRequestId(request, requestId);
+          if (requestId !== undefined && onRequestId !== undefined) onRequestId(request, requestId);
           resolve(answer);
         } catch (error) {
           reject(error);

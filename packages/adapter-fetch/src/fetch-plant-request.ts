@@ -3,6 +3,7 @@ import type { RequestDeadline } from './request-deadline.ts';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
+const TIMED_OUT: BodyResult = { ok: false, reason: 'timed-out' };
 const EMPTY: BodyResult = { ok: true, bytes: new Uint8Array(0) };
 // How much of an unwanted body is still read and dropped after answering.
 const DISCARD_LIMIT = 64 * 1024 * 1024;
@@ -33,7 +34,8 @@ export class FetchPlantRequest implements PlantRequest {
   /**
    * @param deadline Passes once the request may no longer be received (a
    *   launcher's request timeout): a body read in progress or still to come
-   *   ends, {@link timedOut} turns true, and a background drop stops.
+   *   ends as `timed-out`, which the core answers 408 (1402), and a
+   *   background drop stops.
    * @param mountPath Where the host mounted the handler, when it strips that
    *   path from the URL before calling it.
    */
@@ -47,11 +49,6 @@ export class FetchPlantRequest implements PlantRequest {
     this.deadline = deadline;
   }
 
-  /** Whether reading the body was cut by the deadline: the answer is then 408 (1402), not the core's. */
-  get timedOut(): boolean {
-    return this.cut;
-  }
-
   header(name: string): string | undefined {
     return this.headers.get(name) ?? undefined;
   }
@@ -63,7 +60,7 @@ export class FetchPlantRequest implements PlantRequest {
     const deadline = this.deadline;
     if (deadline?.passed === true) {
       this.cut = true;
-      return ABORTED;
+      return TIMED_OUT;
     }
     this.read = true;
     if (declared === null) return this.readChunked(maxBytes);
@@ -79,7 +76,7 @@ export class FetchPlantRequest implements PlantRequest {
     // connection closes, which the 408's `Connection: close` does.
     deadline?.watch(() => {
       this.cut = true;
-      reading.settle(ABORTED);
+      reading.settle(TIMED_OUT);
     });
     whole.then(
       (bytes) => {
@@ -109,7 +106,7 @@ export class FetchPlantRequest implements PlantRequest {
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (this.cut) return ABORTED;
+        if (this.cut) return TIMED_OUT;
         if (done) break;
         size += value.byteLength;
         // Stop keeping bytes at the limit; `discardUnread` drops the rest.
@@ -117,7 +114,8 @@ export class FetchPlantRequest implements PlantRequest {
         chunks.push(value);
       }
     } catch {
-      return ABORTED;
+      // Cancelled by the deadline, or the client went away.
+      return this.cut ? TIMED_OUT : ABORTED;
     } finally {
       deadline?.watch(undefined);
     }

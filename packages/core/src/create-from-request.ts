@@ -1,9 +1,9 @@
 // Runs anywhere (no runtime API): the steps of `POST {basePath}/plants`, from the bearer token to the stored plant.
 import { readBearerCredential } from './authenticate.ts';
 import { startCreatePlant, type Created } from './create-plant.ts';
-import { errorResponse, JSON_HEADERS } from './error-response.ts';
+import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS } from './error-response.ts';
 import type { Result } from './failure.ts';
-import type { BodyResult } from './http-types.ts';
+import type { BodyResult, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { isThenable } from './is-thenable.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
@@ -14,6 +14,12 @@ const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
 const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
 const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
+// The rest of a body cut by the deadline is never read, so the connection cannot carry another request:
+// the 408 closes it, as the Node server's own 408 does.
+const TIMED_OUT: PlantResponse = {
+  ...PROTOCOL_ERRORS['request-timeout'],
+  headers: Object.freeze({ ...PROTOCOL_ERRORS['request-timeout'].headers, connection: 'close' }),
+};
 
 // Each step goes on at once with whatever is already at hand (a synchronous
 // verifier, a body already read, the memory store's answer), so a create
@@ -45,7 +51,7 @@ function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
 }
 
 function createFromBody(exchange: PlantExchange, body: BodyResult): Outcome {
-  if (!body.ok) return body.reason === 'too-large' ? exchange.settings.bodyTooLarge : BODY_ABORTED;
+  if (!body.ok) return body.reason === 'too-large' ? exchange.settings.bodyTooLarge : body.reason === 'timed-out' ? TIMED_OUT : BODY_ABORTED;
   if (body.bytes.length === 0) return BODY_MISSING;
   if (!isJsonMediaType(exchange.request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
   const parsed = parseNewPlant(body.bytes);

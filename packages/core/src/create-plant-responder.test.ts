@@ -232,4 +232,34 @@ describe('createPlantResponder', () => {
       { numRuns: 200 },
     );
   });
+
+  it("answers a body the server's deadline cut with 408 (1402) from the error table, at once, closing the connection, with the request's id and CORS headers", () => {
+    const respondTo = createPlantResponder({ ...options(false), onError: () => {} });
+    const cut: PlantRequest = {
+      method: 'POST',
+      url: '/plants',
+      header: (name) =>
+        ({ authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-request-id': 'req-1', origin: 'https://app.example.com' })[name],
+      readBody: () => ({ ok: false, reason: 'timed-out' }),
+    };
+    const ids: (string | undefined)[] = [];
+    const answers: PlantResponse[] = [];
+    respondTo(cut, (response, id) => {
+      answers.push(response);
+      ids.push(id);
+    });
+    expect(
+      answers.map(({ status, headers, body }) => [
+        status,
+        headers['content-type'],
+        headers['connection'],
+        headers['access-control-allow-origin'],
+        headers['x-request-id'],
+        body,
+      ]),
+    ).toStrictEqual([
+      [408, 'application/json', 'close', 'https://app.example.com', 'req-1', '{"error":1402,"message":"the request was not received in time"}'],
+    ]);
+    expect(ids).toStrictEqual(['req-1']);
+  });
 });

@@ -1,8 +1,13 @@
 import type { Thenable } from './is-thenable.ts';
 import type { PendingBody } from './pending-body.ts';
 
-/** What reading a request body produced: the bytes, or why there are none. */
-export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+/**
+ * What reading a request body produced: the bytes, or why there are none:
+ * `too-large` past the limit (413), `aborted` when the client went away or
+ * stopped short (400), `timed-out` when the server's request deadline cut a
+ * body still arriving (408, 1402, closing the connection).
+ */
+export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' | 'timed-out' };
 
 /**
  * A body still arriving, as the core waits for it: `then` calls `onRead`

@@ -29,8 +29,8 @@ export function createStandalone(
 ): Standalone {
   const options = standaloneHandlerOptions(config, build(config, env));
   if (!config.accessLog) return { config, fetch: createFetchHandler(options) };
-  // The handler tells the id the core chose for each answer (none for a deadline's 408, which carries none);
-  // keyed by the request, which the log below holds until it writes the line.
+  // The handler tells the id the core chose for each answer, keyed by the request, which the log below
+  // holds until it writes the line.
   const requestIds = new WeakMap<Request, string>();
   const handler = createFetchHandlerWithIds(options, (request, requestId) => requestIds.set(request, requestId));
   const format = formatAccessLog(config.logFormat);
