@@ -3,9 +3,10 @@
 // that the ensure script can import it without a build.
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './start-postgres.mjs';
 
 /** Where Debian's `pgbouncer` package puts the binary. */
 export const DEFAULT_PGBOUNCER = '/usr/sbin/pgbouncer';
@@ -28,14 +29,6 @@ export function findPgbouncer() {
   } catch {
     return undefined;
   }
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

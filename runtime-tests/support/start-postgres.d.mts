@@ -38,3 +38,6 @@ export interface TestStandby {
 
 /** Initialises and starts a fresh cluster on a free port, with `settings` as `-c name=value`. */
 export function startPostgres(options?: { readonly settings?: Readonly<Record<string, string>> }): Promise<TestDatabase>;
+
+/** A port on 127.0.0.1 free a moment ago, for a server that cannot listen on port 0 and say which it took. */
+export function freePort(): Promise<number>;

@@ -51,7 +51,8 @@ async function startAgain(server) {
   }
 }
 
-async function freePort() {
+/** A port on 127.0.0.1 free a moment ago, for a server that cannot listen on port 0 and say which it took. */
+export async function freePort() {
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
