@@ -88,8 +88,23 @@ function ensureInstalled(runtime) {
   else pnpm(['install', '--frozen-lockfile', '--prefer-offline', '--prod', '--filter', '@plant-store/server...']);
 }
 
-// Every workspace package from its sources, so nothing has to be built first.
-const alias = Object.fromEntries(SERVING.map((name) => [`@plant-store/${name}`, join(root, 'packages', name, 'src/index.ts')]));
+/**
+ * Every workspace package from its sources, so nothing has to be built first:
+ * `@plant-store/<name>` is `packages/<name>/src/index.ts`, and a subpath entry
+ * (`@plant-store/adapter-node/internal`) is `src/<subpath>.ts`, as each
+ * package's exports map names its built files.
+ * @type {import('esbuild').Plugin}
+ */
+const fromSources = {
+  name: 'from-sources',
+  setup(build) {
+    build.onResolve({ filter: /^@plant-store\/[a-z0-9-]+(\/[a-z0-9-]+)?$/ }, (args) => {
+      const [, name, subpath] = /** @type {RegExpExecArray} */ (/^@plant-store\/([a-z0-9-]+)(?:\/([a-z0-9-]+))?$/.exec(args.path));
+      if (!SERVING.includes(/** @type {string} */ (name))) return undefined;
+      return { path: join(root, 'packages', /** @type {string} */ (name), 'src', `${subpath ?? 'index'}.ts`) };
+    });
+  },
+};
 
 /**
  * `<file>?raw` imports (the docs page's Swagger UI files) as the file's text,
@@ -159,8 +174,7 @@ async function bundle([name, entry, platform]) {
       ? { mainFields: ['module', 'main'] }
       : // A bundled CommonJS dependency may still call require() for Node built-ins.
         { banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } }),
-    alias,
-    plugins: [rawText],
+    plugins: [fromSources, rawText],
     metafile: true,
     sourcemap: true,
     logLevel: 'warning',
