@@ -1,4 +1,4 @@
-// Runs wherever node-http/serve.ts does (Node, Deno's node:http, the workerd launcher's front).
+// Runs wherever node-http/serve-node-http.ts does (Node, Deno's node:http, the workerd launcher's front).
 import type { ServerResponse } from 'node:http';
 import { isRequestId } from '@plant-store/core';
 

@@ -8,7 +8,7 @@ import { Miniflare } from 'miniflare';
 import { explainListenError } from '../shared/_explain-listen-error.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
-import { serveNodeHttp } from '../node-http/serve.ts';
+import { serveNodeHttp } from '../node-http/serve-node-http.ts';
 import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
 import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
 import { formatLogRecords } from '../shared/_format-log-records.ts';

@@ -1,0 +1,290 @@
+// Runs on Node, on Deno (its node:http) and in the workerd launcher's front: the node:http
+// server around any request handler, which serve() and the workerd front run.
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { Server, type AddressInfo, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { rawHeader } from '@plant-store/adapter-node/internal';
+import { PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
+import { batchLines } from '../shared/access-log.ts';
+import { formatAccessLog, type AccessLogEntry } from '../shared/format-access-log.ts';
+import type { LogFormat } from '../shared/read-standalone-config.ts';
+import { SHUTDOWN_TIMINGS } from '../shared/shutdown-timings.ts';
+import { recordedRequestId, recordRequestId, requestIdFor } from './_request-ids.ts';
+
+/** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
+export interface ServerOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Port to listen on; `0` picks a free one. Default 8080. */
+  readonly port?: number;
+  /** Most time a client may take to send the request headers. Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Most time a client may take to send the whole request. Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** On close, how long requests in flight may take before connections are cut. Default 10 s. */
+  readonly shutdownTimeoutMs?: number;
+  /** Receives one line per request; `false` turns the access log off. Default: stdout. */
+  readonly accessLog?: ((line: string) => void) | false;
+  /**
+   * How access-log lines are written: `text` (`POST /plants 200 0.4ms`) or
+   * `json` (one object per line, with the request id when the `requestId`
+   * option is on). Default `text`.
+   */
+  readonly logFormat?: LogFormat;
+  /**
+   * Opens the port with SO_REUSEPORT, so that other processes doing the same
+   * listen on it too and the kernel spreads connections between them (Linux,
+   * and Node 22.12+ or Deno). Default `false`.
+   */
+  readonly reusePort?: boolean;
+}
+
+/** A running standalone server. */
+export interface RunningServer {
+  readonly server: HttpServer;
+  /** e.g. `http://127.0.0.1:8080` */
+  readonly url: string;
+  /**
+   * Stops accepting connections, answers requests in flight (with
+   * `Connection: close`) and requests that arrive on kept-alive connections
+   * within `SHUTDOWN_TIMINGS.graceMs` (503, `Connection: close`), then closes idle
+   * connections; resolves once every connection is gone, or all are cut
+   * after `shutdownTimeoutMs`.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The server `serve()` runs, around any `node:http` request handler: its
+ * timeouts, Error bodies for requests it cannot read, access log and graceful
+ * close. The standalone workerd server runs it in front of workerd.
+ *
+ * @param handler Records the request id of each answer it gives with
+ *   `recordRequestId` (from `_request-ids.ts`) before writing it, when answers
+ *   carry ids: the access log writes the id recorded.
+ * @param requestIds Whether answers carry request ids: the access log writes them, and refusals get one.
+ */
+export async function serveNodeHttp(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: ServerOptions,
+  requestIds: boolean,
+): Promise<RunningServer> {
+  const { host = '127.0.0.1', port = 8080, shutdownTimeoutMs = SHUTDOWN_TIMINGS.timeoutMs } = options;
+  const sink = options.accessLog === undefined ? stdoutLog : options.accessLog;
+  const format = formatAccessLog(options.logFormat ?? 'text');
+  const log = sink === false ? false : (entry: AccessLogEntry) => sink(format(entry));
+  const connections = new WeakMap<Socket, Connection>();
+  // Nothing is tracked per request: a refusal finds the answers still owed on
+  // its connection through Node's own queue (see whenAnswered).
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (log !== false) {
+      const started = performance.now();
+      res.once('finish', () =>
+        log({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: res.statusCode,
+          ms: performance.now() - started,
+          // Recorded by whoever chose it as the answer was written: the core, through the handler, or this server.
+          requestId: requestIds ? recordedRequestId(res) : undefined,
+        }),
+      );
+    }
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
+    // Node would answer it with a bare 400; this one carries the Error body.
+    if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && rawHeader(req, 'host') === undefined) {
+      const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
+      res.shouldKeepAlive = false;
+      const id = requestIds ? requestIdFor(rawHeader(req, 'x-request-id')) : undefined;
+      if (id !== undefined) recordRequestId(res, id);
+      res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    handler(req, res);
+  };
+  const server = createServer(
+    {
+      // Checked above, to answer with the Error body.
+      requireHostHeader: false,
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      // Node checks both timeouts only this often (30 s by default), which would stretch them.
+      connectionsCheckingInterval: 500,
+    },
+    onRequest,
+  );
+  // `Expect: 100-continue`: the handler, not Node, decides when to send 100
+  // (once the request is authenticated and its declared size accepted), so a
+  // client is never invited to upload a body that will be refused unread.
+  server.on('checkContinue', onRequest);
+  // Any other expectation is ignored (RFC 9110 §10.1.1 allows it) instead of
+  // Node's bare 417: the request gets the answer it would get without it.
+  server.on('checkExpectation', onRequest);
+  // CONNECT: without a listener node:http drops the socket unanswered. It is
+  // answered like any other method instead (405 on a route, 404 elsewhere),
+  // and the connection, which Node has handed over, is closed after it.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      // Bytes the client still sends are read and dropped, so that closing
+      // cannot reset the connection under the answer.
+      socket.resume();
+      socket.end();
+      setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+    });
+    // Node hands the request over unfinished: nothing more belongs to it.
+    if (!req.complete) req.complete = true;
+    onRequest(req, res);
+  });
+  server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    let connection = connections.get(socket);
+    if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
+    answerClientError(error, socket, connection, log, requestIds);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, ...(options.reusePort === true ? { reusePort: true } : {}) }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
+      deadline.unref();
+      // Stop accepting, but not through http.Server#close, which also cuts idle
+      // keep-alive connections at once, under clients about to send on them.
+      // For a short grace those requests are answered 503 with Connection:
+      // close instead; then idle connections are closed.
+      Server.prototype.close.call(server, () => {
+        clearTimeout(deadline);
+        stdoutLog.flush();
+        resolve();
+      });
+      setTimeout(() => server.closeIdleConnections(), Math.min(SHUTDOWN_TIMINGS.graceMs, shutdownTimeoutMs)).unref();
+    }));
+  return { server, url, close };
+}
+
+// What Node's parser and timers report, as the failure a client is told about;
+// anything else Node cannot parse is not HTTP.
+const CLIENT_ERRORS: Readonly<Record<string, ProtocolErrorKind>> = {
+  HPE_HEADER_OVERFLOW: 'headers-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
+};
+
+/** The core's answer as raw HTTP/1.1 bytes, closing the connection; built once per kind, or with a request id. */
+function rawAnswer({ status, headers, body }: PlantResponse, requestId?: string): string {
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  if (requestId !== undefined) head.push(`x-request-id: ${requestId}`);
+  return [...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n');
+}
+const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
+  'malformed-request': rawAnswer(PROTOCOL_ERRORS['malformed-request']),
+  'request-timeout': rawAnswer(PROTOCOL_ERRORS['request-timeout']),
+  'headers-too-large': rawAnswer(PROTOCOL_ERRORS['headers-too-large']),
+};
+
+/** What serve() knows of one connection, to refuse what Node cannot read without overtaking earlier answers. */
+interface Connection {
+  /** When it was accepted (performance.now(); kept only with an access log), for a refusal's log line. */
+  readonly acceptedAt: number;
+  /** Whether a refusal is waiting for earlier answers, or was sent. */
+  refusal: 'none' | 'waiting' | 'sent';
+}
+
+function newConnection(timed: boolean): Connection {
+  return { acceptedAt: timed ? performance.now() : 0, refusal: 'none' };
+}
+
+/** Once a refusal is sent, how long the client has to read it before the connection is cut. */
+const REFUSAL_LINGER_MS = 2_000;
+
+/**
+ * Answers a request Node could not read (malformed, headers too large, too
+ * slow) with the core's Error body instead of Node's bare status line, then
+ * closes, and writes an access-log line for it.
+ *
+ * Pipelined requests that Node read completely before the unreadable one are
+ * answered first, in order: the refusal waits until each of their responses
+ * has finished, since a create the store took must reach its client as 200.
+ * Only a response to the unreadable request itself is not waited for (it may
+ * wait for a body that will never come); when its answer has already begun
+ * (a 401 sent before the body), that answer stands and the connection just
+ * closes after it.
+ */
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Socket,
+  connection: Connection,
+  log: ((entry: AccessLogEntry) => void) | false,
+  requestIds: boolean,
+): void {
+  // Node reports again each later byte the broken parser meets, and its
+  // timers may fire again: one refusal per connection, cut REFUSAL_LINGER_MS
+  // after it is sent.
+  if (connection.refusal !== 'none') return;
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  connection.refusal = 'waiting';
+  whenAnswered(socket, (unreadable) => {
+    connection.refusal = 'sent';
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // No client may hold the connection open after it, whatever it does.
+    setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+    if (unreadable?.headersSent === true) {
+      socket.end();
+      return;
+    }
+    const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
+    // The core never answered this request, so the refusal's id is chosen here, as the core would choose it.
+    const requestId = requestIds ? requestIdFor(unreadable === undefined ? undefined : rawHeader(unreadable.req, 'x-request-id')) : undefined;
+    socket.end(requestId === undefined ? RAW_ANSWERS[kind] : rawAnswer(PROTOCOL_ERRORS[kind], requestId));
+    if (log !== false) {
+      const { status } = PROTOCOL_ERRORS[kind];
+      const ms = performance.now() - connection.acceptedAt;
+      log({ method: unreadable?.req.method, url: unreadable?.req.url, status, ms, requestId });
+    }
+  });
+}
+
+/**
+ * Calls `then` once every response to a completely received request on the
+ * connection has finished (or closed), with the response to the request Node
+ * could not finish reading, when its head was read. Node attaches a
+ * connection's responses to its socket one at a time, in order, the next one
+ * in its own 'finish' listener, which runs before this one: so the attached
+ * response is always the oldest answer still owed.
+ */
+function whenAnswered(socket: Socket, then: (unreadable: ServerResponse | undefined) => void): void {
+  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+  if (current === undefined || current.destroyed || !current.req.complete) {
+    then(current !== undefined && !current.destroyed ? current : undefined);
+    return;
+  }
+  let done = false;
+  const next = () => {
+    if (done) return;
+    done = true;
+    current.off('finish', next);
+    current.off('close', next);
+    whenAnswered(socket, then);
+  };
+  current.once('finish', next);
+  current.once('close', next);
+}
+
+const stdoutLog = batchLines((text) => process.stdout.write(`${text}\n`));
