@@ -3,4 +3,4 @@ export { runBun } from './bun/run-bun.ts';
 export { withRequestDeadline } from './bun/with-request-deadline.ts';
 
 export type { DeadlineFetch, RequestDeadlineOptions } from './bun/with-request-deadline.ts';
-export type { BuildOptions } from './shared/build-options.ts';
+export type { BuildOptions } from './common/build-options.ts';

@@ -1,5 +1,5 @@
 // Runs on Bun: the standalone Bun entry (`pnpm start:bun`, dist/standalone/bun.js).
-import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { answerCliArgs } from '../common/_answer-cli-args.ts';
 import { runBun } from '../bun/run-bun.ts';
 
 // The standalone Bun server: `pnpm start:bun`.

@@ -1,5 +1,5 @@
 // Runs on Deno: the standalone Deno entry (`pnpm start:deno`, dist/standalone/deno.js).
-import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { answerCliArgs } from '../common/_answer-cli-args.ts';
 import { runDeno } from '../deno/run-deno.ts';
 
 declare const Deno: { readonly args: readonly string[]; exitCode: number };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs on Node: the `plant-store` command.
-import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { answerCliArgs } from '../common/_answer-cli-args.ts';
 import { runNode } from '../node/run-node.ts';
 
 // The standalone Node server: `pnpm start` at the repository root, or `plant-store`.

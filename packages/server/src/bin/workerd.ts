@@ -1,6 +1,6 @@
 // Runs on Node: the standalone workerd launcher (`pnpm start:workerd`, dist/standalone/workerd.js).
 import { fileURLToPath } from 'node:url';
-import { answerCliArgs } from '../shared/_answer-cli-args.ts';
+import { answerCliArgs } from '../common/_answer-cli-args.ts';
 import { runWorkerd } from '../workerd/run-workerd.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 

@@ -1,7 +1,7 @@
 // Runs on Bun (through its node:child_process): the supervisor of a Bun server with PLANT_STORE_WORKERS.
 import { spawn } from 'node:child_process';
 import { isListeningMessage, type SpawnWorker } from '../launcher/_supervise-workers.ts';
-import { WORKER_OF } from '../shared/_standalone-variables.ts';
+import { WORKER_OF } from '../common/_standalone-variables.ts';
 
 /**
  * Starts the worker processes of a server with `PLANT_STORE_WORKERS` with

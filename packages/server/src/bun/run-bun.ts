@@ -1,19 +1,19 @@
 // Runs on Bun: the standalone Bun launcher and each of its worker processes.
-import { batchLines } from '../shared/access-log.ts';
+import { batchLines } from '../common/access-log.ts';
 import { createDrainingFetch } from '../fetch/create-draining-fetch.ts';
-import type { BuildOptions } from '../shared/build-options.ts';
+import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone } from '../fetch/create-standalone.ts';
-import { explainListenError } from '../shared/_explain-listen-error.ts';
+import { explainListenError } from '../common/_explain-listen-error.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { openServed } from '../launcher/_open-served.ts';
-import { readStandaloneConfig } from '../shared/read-standalone-config.ts';
-import { formatLogRecords } from '../shared/_format-log-records.ts';
+import { readStandaloneConfig } from '../common/read-standalone-config.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
-import { startupRecords } from '../shared/startup-lines.ts';
+import { startupRecords } from '../common/startup-lines.ts';
 import { withRequestDeadline } from './with-request-deadline.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 import { superviseWorkers, type ListeningMessage } from '../launcher/_supervise-workers.ts';
-import { WORKER_OF } from '../shared/_standalone-variables.ts';
+import { WORKER_OF } from '../common/_standalone-variables.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 
 interface BunServer {

@@ -1,7 +1,7 @@
 // Runs on Deno: the supervisor of a Deno server with PLANT_STORE_WORKERS.
 import { DEFAULT_DATA_DIR } from '../launcher/_open-store.ts';
-import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
-import { WORKER_OF } from '../shared/_standalone-variables.ts';
+import type { StandaloneConfig } from '../common/read-standalone-config.ts';
+import { WORKER_OF } from '../common/_standalone-variables.ts';
 
 type Descriptor =
   | { readonly name: 'net'; readonly host?: string }

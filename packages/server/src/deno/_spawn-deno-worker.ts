@@ -1,6 +1,6 @@
 // Runs on Deno: the supervisor of a Deno server with PLANT_STORE_WORKERS, and each worker it starts.
 import { isListeningMessage, type ListeningMessage, type SpawnWorker } from '../launcher/_supervise-workers.ts';
-import { WORKER_OF } from '../shared/_standalone-variables.ts';
+import { WORKER_OF } from '../common/_standalone-variables.ts';
 
 interface DenoChild {
   readonly pid: number;

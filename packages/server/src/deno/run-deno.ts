@@ -1,14 +1,14 @@
 // Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './_deno-worker-permissions.ts';
-import { formatLogRecords } from '../shared/_format-log-records.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
-import type { BuildOptions } from '../shared/build-options.ts';
+import type { BuildOptions } from '../common/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';
-import { readStandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
+import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { spawnDenoWorker, tellDenoSupervisor, whenDenoSupervisorEnds } from './_spawn-deno-worker.ts';
-import { STANDALONE_VARIABLES, WORKER_OF } from '../shared/_standalone-variables.ts';
-import { startupRecords } from '../shared/startup-lines.ts';
+import { STANDALONE_VARIABLES, WORKER_OF } from '../common/_standalone-variables.ts';
+import { startupRecords } from '../common/startup-lines.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 import { superviseWorkers } from '../launcher/_supervise-workers.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';

@@ -1,6 +1,6 @@
 // Runs on Bun, in the standalone Bun launcher and each of its worker processes: the Fetch server's graceful stop.
 import type { FetchContext, FetchHandler } from '@plant-store/adapter-fetch';
-import { SHUTDOWN_TIMINGS } from '../shared/shutdown-timings.ts';
+import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 
 /** A Fetch handler that can be drained for a graceful stop. */
 export interface DrainingFetch {

@@ -1,10 +1,10 @@
 // Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
 import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
 import { createFetchHandlerWithIds, pathAndQuery } from '@plant-store/adapter-fetch/internal';
-import type { BuildOptions } from '../shared/build-options.ts';
-import { formatAccessLog } from '../shared/format-access-log.ts';
-import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
-import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
+import type { BuildOptions } from '../common/build-options.ts';
+import { formatAccessLog } from '../common/format-access-log.ts';
+import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
+import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 
 /** A standalone Fetch server's configuration and its handler, access log included. */
 export interface Standalone {

@@ -1,8 +1,8 @@
 // Runs in the Node, Bun and Deno launchers.
-import type { BuildOptions, ServedOptions } from '../shared/build-options.ts';
+import type { BuildOptions, ServedOptions } from '../common/build-options.ts';
 import { openStore } from './_open-store.ts';
-import type { StandaloneConfig, StandaloneEnv } from '../shared/read-standalone-config.ts';
-import type { StoreDescription } from '../shared/startup-lines.ts';
+import type { StandaloneConfig, StandaloneEnv } from '../common/read-standalone-config.ts';
+import type { StoreDescription } from '../common/startup-lines.ts';
 
 /** What a Node, Bun or Deno standalone server serves, and how to let go of it at the end. */
 export interface Served {

@@ -5,7 +5,7 @@ import type { PlantStore } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { createPostgresStore } from '@plant-store/store-postgres';
 import { createSqliteStore, isSqliteAvailable } from '@plant-store/store-sqlite';
-import { redact, type StoreChoice } from '../shared/_parse-database-url.ts';
+import { redact, type StoreChoice } from '../common/_parse-database-url.ts';
 import { whyNoDirectory } from './_why-no-directory.ts';
 
 /** The directory, under the working directory, of the default SQLite file. */

@@ -1,7 +1,7 @@
 // Runs in the Node, Bun, Deno and workerd launchers.
-import { formatLogRecords } from '../shared/_format-log-records.ts';
-import type { StandaloneEnv } from '../shared/read-standalone-config.ts';
-import { startLogFormat } from '../shared/_start-log-format.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
+import type { StandaloneEnv } from '../common/read-standalone-config.ts';
+import { startLogFormat } from '../common/_start-log-format.ts';
 
 /**
  * Ends a standalone process whose start failed (a setting that cannot work, a

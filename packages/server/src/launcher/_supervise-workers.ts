@@ -1,9 +1,9 @@
 // Runs in the supervisor process of a Node, Bun or Deno server with PLANT_STORE_WORKERS.
 import { isSqliteAvailable } from '@plant-store/store-sqlite';
-import { formatLogRecords, type LogRecord } from '../shared/_format-log-records.ts';
-import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
-import { SHUTDOWN_TIMINGS } from '../shared/shutdown-timings.ts';
-import { generatedTokenLine } from '../shared/startup-lines.ts';
+import { formatLogRecords, type LogRecord } from '../common/_format-log-records.ts';
+import type { StandaloneConfig } from '../common/read-standalone-config.ts';
+import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
+import { generatedTokenLine } from '../common/startup-lines.ts';
 
 /** What a worker tells its supervisor once it listens: where, and what to print at start. */
 export interface ListeningMessage {

@@ -1,9 +1,9 @@
 // Runs in the Node, Bun, Deno and workerd launchers, before the server starts.
-import { formatLogRecords } from '../shared/_format-log-records.ts';
-import type { StandaloneEnv } from '../shared/read-standalone-config.ts';
-import { startLogFormat } from '../shared/_start-log-format.ts';
-import { unknownVariableWarnings } from '../shared/_unknown-variable-warnings.ts';
-import type { Runtime } from '../shared/_standalone-variables.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
+import type { StandaloneEnv } from '../common/read-standalone-config.ts';
+import { startLogFormat } from '../common/_start-log-format.ts';
+import { unknownVariableWarnings } from '../common/_unknown-variable-warnings.ts';
+import type { Runtime } from '../common/_standalone-variables.ts';
 
 /**
  * Writes {@link unknownVariableWarnings} to standard error, in the log format

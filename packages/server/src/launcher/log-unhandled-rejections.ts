@@ -1,8 +1,8 @@
 // Runs in the standalone launchers on Node, Bun and Deno (run-node.ts, run-bun.ts, run-deno.ts),
 // each of which has Node's `process` events.
 import process from 'node:process';
-import { formatLogRecords } from '../shared/_format-log-records.ts';
-import type { LogFormat } from '../shared/read-standalone-config.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
+import type { LogFormat } from '../common/read-standalone-config.ts';
 
 /**
  * Keeps a standalone server serving when a promise rejects with nobody to

@@ -1,9 +1,9 @@
 // Runs in the Node and Deno launchers (Deno's node:http), and in each of their worker processes.
-import { explainListenError } from '../shared/_explain-listen-error.ts';
+import { explainListenError } from '../common/_explain-listen-error.ts';
 import type { Served } from '../launcher/_open-served.ts';
-import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
+import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
-import { standaloneHandlerOptions } from '../shared/_standalone-handler-options.ts';
+import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 
 /**
  * {@link serve} as the standalone Node and Deno servers run it: the

@@ -5,10 +5,10 @@ import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rawHeader } from '@plant-store/adapter-node/internal';
 import { PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
-import { batchLines } from '../shared/access-log.ts';
-import { formatAccessLog, type AccessLogEntry } from '../shared/format-access-log.ts';
-import type { LogFormat } from '../shared/read-standalone-config.ts';
-import { SHUTDOWN_TIMINGS } from '../shared/shutdown-timings.ts';
+import { batchLines } from '../common/access-log.ts';
+import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
+import type { LogFormat } from '../common/read-standalone-config.ts';
+import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { recordedRequestId, recordRequestId, requestIdFor } from './_request-ids.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */

@@ -1,5 +1,5 @@
 // Runs on Node: the `plant-store` command and its cluster workers.
-import { jsonLogLine } from '../shared/_json-log-line.ts';
+import { jsonLogLine } from '../common/_json-log-line.ts';
 
 /**
  * Writes the runtime's own warnings (Node 22's "SQLite is an experimental

@@ -1,6 +1,6 @@
 // Runs on Node: the primary of a `plant-store` command with PLANT_STORE_WORKERS (node:cluster).
 import cluster from 'node:cluster';
-import type { StandaloneConfig } from '../shared/read-standalone-config.ts';
+import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { isListeningMessage, superviseWorkers, type SpawnWorker } from '../launcher/_supervise-workers.ts';
 
 /**

@@ -1,14 +1,14 @@
 // Runs on Node: the `plant-store` command, and each of its cluster workers.
 import cluster from 'node:cluster';
-import type { BuildOptions } from '../shared/build-options.ts';
+import type { BuildOptions } from '../common/build-options.ts';
 import { runCluster } from './_run-cluster.ts';
 import { openServed } from '../launcher/_open-served.ts';
-import { formatLogRecords } from '../shared/_format-log-records.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
 import { logWarningsAsJson } from './_log-warnings-as-json.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
-import { readStandaloneConfig, type StandaloneEnv } from '../shared/read-standalone-config.ts';
+import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
-import { startupRecords } from '../shared/startup-lines.ts';
+import { startupRecords } from '../common/startup-lines.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 import type { ListeningMessage } from '../launcher/_supervise-workers.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';

@@ -2,9 +2,9 @@
 import type { FetchContext } from '@plant-store/adapter-fetch';
 import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
-import type { BuildOptions } from '../shared/build-options.ts';
+import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
-import type { StandaloneEnv } from '../shared/read-standalone-config.ts';
+import type { StandaloneEnv } from '../common/read-standalone-config.ts';
 
 /** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */
 export interface WorkerEnv extends StandaloneEnv {
