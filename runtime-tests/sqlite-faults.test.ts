@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { until } from './support/outage-load.ts';
 
 /** The slowest /healthz answer allowed while another process holds the lock. */
 const HEALTH_BOUND_MS = 1_000;
@@ -97,15 +98,6 @@ function load(server: SpawnedServer, clients: number, firstId: bigint) {
   return { answers, done, stop: () => void (stopped = true) };
 }
 
-/** Resolves once `predicate` holds, checked every 20 ms, or rejects after `ms`. */
-async function until(what: string, predicate: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 interface Probe {
   /** When it was sent (epoch milliseconds). */
   readonly at: number;
@@ -160,7 +152,7 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
       const server = await spawnServer(runtime(name), 'working', {}, dir);
       try {
         const creates = load(server, 8, 1n);
-        await until('50 creates answered 200 before the lock', () => creates.answers.filter((a) => a.status === 200).length >= 50, 20_000);
+        await until(() => creates.answers.filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 before the lock');
         const health = probe(server, '/healthz', 50);
         const readiness = probe(server, '/readyz', 200);
         const holder = startedWith(node22, [script(dir, 'hold-lock.mjs', LOCK_HOLDER), file, '10000']);
@@ -169,8 +161,8 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
         await holder.printed('released');
         const releasedAt = Date.now();
         const answeredBefore = creates.answers.length;
-        await until('50 creates answered 200 after the lock', () => creates.answers.slice(answeredBefore).filter((a) => a.status === 200).length >= 50, 20_000);
-        await until('/readyz 200 after the lock', () => readiness.probes.at(-1)?.status === 200, 5_000);
+        await until(() => creates.answers.slice(answeredBefore).filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 after the lock');
+        await until(() => readiness.probes.at(-1)?.status === 200, 5_000, '/readyz 200 after the lock');
         creates.stop();
         health.stop();
         readiness.stop();
@@ -236,24 +228,24 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
         const readiness = probe(server, '/readyz', 100);
         const creates = load(server, 8, 1n);
         // The write-ahead log grows with every commit until the 2 MiB are gone.
-        await until('a create answered 507', () => creates.answers.some((a) => a.status === 507), 30_000);
+        await until(() => creates.answers.some((a) => a.status === 507), 30_000, 'a create answered 507');
         const fullAt = Date.now();
         const linesAtFull = server.output().split('\n').length;
-        await until('/readyz 503 while full', () => readiness.probes.some((p) => p.at >= fullAt && p.status === 503), 5_000);
+        await until(() => readiness.probes.some((p) => p.at >= fullAt && p.status === 503), 5_000, '/readyz 503 while full');
         // A few seconds of a full disk under load, so that a flood would show.
-        await until('3 s of a full disk', () => Date.now() - fullAt >= 3_000, 5_000);
+        await until(() => Date.now() - fullAt >= 3_000, 5_000, '3 s of a full disk');
         const fullMs = Date.now() - fullAt;
         const linesWhileFull = server.output().split('\n').length - linesAtFull;
         const answeredWhileFull = creates.answers.filter((a) => a.at >= fullAt).length;
         execFileSync('mount', ['-o', 'remount,size=16m', data]);
         const roomAt = Date.now();
-        await until('/readyz 200 once there is room', () => readiness.probes.some((p) => p.at >= roomAt && p.status === 200), 5_000);
+        await until(() => readiness.probes.some((p) => p.at >= roomAt && p.status === 200), 5_000, '/readyz 200 once there is room');
         const readyAfterMs = readiness.probes.find((p) => p.at >= roomAt && p.status === 200)!.at - roomAt;
         const answeredBefore = creates.answers.length;
         await until(
-          '50 creates answered 200 once there is room',
           () => creates.answers.slice(answeredBefore).filter((a) => a.status === 200).length >= 50,
           20_000,
+          '50 creates answered 200 once there is room',
         );
         creates.stop();
         readiness.stop();
