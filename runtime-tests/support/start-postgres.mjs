@@ -79,21 +79,41 @@ export async function startPostgres(options = {}) {
     letPostgresReachItsBinaries();
   }
   const databaseDir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
-  const port = await freePort();
   const password = 'plant-store-test';
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    createPostgresUser: root,
-    postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: () => {},
-    onError: () => {},
-  });
+  /** What the server said last, for the error when it cannot start. */
+  const said = /** @type {string[]} */ ([]);
+  const hear = (/** @type {unknown} */ line) => {
+    said.push(String(line).trim());
+    if (said.length > 20) said.shift();
+  };
+  /** @param {number} port */
+  const cluster = (port) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      persistent: true,
+      createPostgresUser: root,
+      postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      onLog: hear,
+      onError: hear,
+    });
+  let port = await freePort();
+  let server = cluster(port);
   await server.initialise();
-  await server.start();
+  // freePort's port was free a moment ago; another test file's server may take it before
+  // PostgreSQL binds it (files run side by side), and then the postmaster exits at once.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw new Error(`PostgreSQL did not start (3 tries on free ports):\n${said.join('\n')}`, { cause: error });
+      port = await freePort();
+      server = cluster(port);
+    }
+  }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
