@@ -3,13 +3,15 @@
 // canary per runtime quirk the server works around: each expects the quirk on the runtime as installed, and
 // fails, naming what to delete, once the runtime no longer has it. The records themselves are
 // packages/server/src/<runtime>/QUIRKS.md; this is KNOWN_DIFFERENCES (differential-corpus.ts) for runtimes.
-import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, spawnListening, type SpawnedServer } from './runtimes.ts';
+import { until } from './support/outage-load.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
 interface Quirk {
@@ -270,41 +272,20 @@ describe('runtime quirks the server works around are still there (packages/serve
   });
 
   describe('workerd', () => {
-    let miniflare: Miniflare | undefined;
-    let baseUrl: string;
+    let bare: BareWorkerd | undefined;
     let version: string;
     beforeAll(async () => {
       version = runtimeVersion(runtime('workerd'));
-      // As run-workerd.ts starts it, without the node:http front: workerd's own HTTP server straight to the Worker.
-      const options: MiniflareOptions & { handleRuntimeStdio(stdout: Readable, stderr: Readable): void } = {
-        host: '127.0.0.1',
-        port: 0,
-        // workerd logs each malformed request with a stack; the canaries read the answers instead.
-        handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
-          stdout.resume();
-          stderr.resume();
-        },
-        workers: [
-          {
-            name: 'bare',
-            modules: true,
-            script: 'export default { async fetch(request) { return new Response(`read ${(await request.text()).length}`); } };',
-            compatibilityDate: '2026-07-01',
-            unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-          },
-        ],
-      };
-      miniflare = new Miniflare(options);
-      await miniflare.ready;
-      baseUrl = (await miniflare.unsafeGetDirectURL('bare')).href;
+      bare = await startBareWorkerd();
     });
     afterAll(async () => {
-      await miniflare?.dispose();
+      await bare?.miniflare.dispose();
     });
+    const baseUrl = () => bare!.baseUrl;
 
     it("workerd-http-server: answers a client's Connection: close, then keeps the connection open", async () => {
       // Node closes it once the answer is sent (hardening-workerd.test.ts checks the front does).
-      const result = await watch(baseUrl, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
+      const result = await watch(baseUrl(), 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
       expect({ status: result.received.split('\r\n')[0], closed: result.closedAfterMs !== undefined }, gone('workerd-http-server', version)).toEqual({
         status: 'HTTP/1.1 200 OK',
         closed: false,
@@ -320,7 +301,7 @@ describe('runtime quirks the server works around are still there (packages/serve
         'FOO / HTTP/1.1\r\nHost: x\r\n\r\n',
       ]) {
         // workerd closes each of these connections after its answer; 5 s bounds the wait if it does not.
-        const { received } = await watch(baseUrl, request, 5_000);
+        const { received } = await watch(baseUrl(), request, 5_000);
         answers.push(`${received.split('\r\n')[0]} ${received.slice(received.indexOf('\r\n\r\n') + 4)}`);
       }
       expect(answers, gone('workerd-http-server', version)).toEqual([
@@ -329,5 +310,96 @@ describe('runtime quirks the server works around are still there (packages/serve
         'HTTP/1.1 501 Not Implemented ERROR: Unrecognized request method.',
       ]);
     });
+
+    it('workerd-http-server: neither cuts nor answers a request whose head never ends', async () => {
+      // The front's headersTimeout answers 408 (hardening-workerd.test.ts); workerd's HttpOptions has no such timeout.
+      const result = await watch(baseUrl(), 'POST /upload HTTP/1.1\r\nHost: x\r\n', 3_000);
+      expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('workerd-http-server', version)).toEqual({
+        received: '',
+        closed: false,
+      });
+    });
+
+    it.runIf(prlimit)('workerd-http-server: the process exits once an accept fails with EMFILE', { timeout: 30_000 }, async () => {
+      // A workerd of its own, since this one is meant to die: given 64 descriptors, then offered 200 connections.
+      // The front (node:http) refuses what it cannot accept and goes on serving.
+      const doomed = await startBareWorkerd();
+      const sockets: Socket[] = [];
+      try {
+        const pid = workerdChildPid();
+        execFileSync(prlimit!, ['--pid', String(pid), '--nofile=64:64']);
+        const { hostname, port } = new URL(doomed.baseUrl);
+        for (let opened = 0; opened < 200; opened++) {
+          const socket = connect(Number(port), hostname);
+          socket.on('error', () => {});
+          socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+          sockets.push(socket);
+        }
+        // Rejects, naming what to delete, if workerd is still running after 15 s.
+        await until(() => !isRunning(pid), 15_000, gone('workerd-http-server', version));
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await doomed.miniflare.dispose().catch(() => {});
+      }
+    });
   });
 });
+
+/** A workerd started through miniflare as run-workerd.ts starts it, without the node:http front: workerd's own HTTP server straight to a Worker. */
+interface BareWorkerd {
+  readonly miniflare: Miniflare;
+  readonly baseUrl: string;
+}
+
+async function startBareWorkerd(): Promise<BareWorkerd> {
+  const options: MiniflareOptions & { handleRuntimeStdio(stdout: Readable, stderr: Readable): void } = {
+    host: '127.0.0.1',
+    port: 0,
+    // workerd logs each malformed request with a stack; the canaries read the answers instead.
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      stdout.resume();
+      stderr.resume();
+    },
+    workers: [
+      {
+        name: 'bare',
+        modules: true,
+        script: 'export default { async fetch(request) { return new Response(`read ${(await request.text()).length}`); } };',
+        compatibilityDate: '2026-07-01',
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      },
+    ],
+  };
+  const miniflare = new Miniflare(options);
+  await miniflare.ready;
+  return { miniflare, baseUrl: (await miniflare.unsafeGetDirectURL('bare')).href };
+}
+
+/** The pid of this process's newest `workerd` child (miniflare starts one per instance), from /proc. */
+function workerdChildPid(): number {
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its last ')'.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        return Number(ppid) === process.pid && comm.startsWith('workerd') ? [Number(entry)] : [];
+      } catch {
+        // Gone between the listing and the read.
+        return [];
+      }
+    });
+  if (children.length === 0) throw new Error(`no workerd child of ${process.pid} in /proc`);
+  return Math.max(...children);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
