@@ -1,10 +1,42 @@
+// Runs anywhere: the verifier hook's types and the reading of the Authorization header, plain data.
 import type { PlantRequest } from './http-types.ts';
+
+/**
+ * Why a verifier refused a token, when a plain `false` would say too little
+ * (docs/contract.md, "Authentication"): `invalid-token` is the same as
+ * `false` (401, code 1101); `insufficient-scope` is a valid token that lacks
+ * `scope` (403, code 1103); `unavailable` is a token that cannot be checked
+ * now, as when an issuer's keys cannot be fetched and none are cached (503,
+ * code 1104, `Retry-After: retryAfterSeconds`). Plain values: the core maps
+ * them to answers through its error table.
+ */
+export type AuthRefusal =
+  | { readonly refused: 'invalid-token' }
+  | { readonly refused: 'insufficient-scope'; readonly scope: string }
+  | { readonly refused: 'unavailable'; readonly retryAfterSeconds: number };
+
+/** What a verifier answers: `true` accepts; `false` or an {@link AuthRefusal} refuses. */
+export type AuthVerdict = boolean | AuthRefusal;
+
+/**
+ * What a verifier tells the served OpenAPI document about itself: the
+ * `bearerFormat` of the `bearerAuth` scheme (e.g. `JWT`), and the refusals
+ * beyond 401 it can give, so that their answers are declared.
+ */
+export interface AuthenticateDescription {
+  readonly bearerFormat?: string | undefined;
+  readonly refusals?: readonly Exclude<AuthRefusal['refused'], 'invalid-token'>[] | undefined;
+}
 
 /**
  * Decides whether a bearer token is accepted. May be async (a token service,
  * a database). Throwing is an internal error (500), never an acceptance.
+ * A plain function returning a boolean is one; a verifier may also say why it
+ * refused ({@link AuthRefusal}) and describe itself in a `describes` property.
  */
-export type Authenticate = (token: string, request: PlantRequest) => boolean | Promise<boolean>;
+export type Authenticate = ((token: string, request: PlantRequest) => AuthVerdict | Promise<AuthVerdict>) & {
+  readonly describes?: AuthenticateDescription | undefined;
+};
 
 /** The bearer credential in an `Authorization` header, as far as it goes. */
 export type BearerCredential = { readonly kind: 'missing' } | { readonly kind: 'malformed' } | { readonly kind: 'token'; readonly token: string };

@@ -1,4 +1,5 @@
 // Runs anywhere (no runtime API): the steps of `POST {basePath}/plants`, from the bearer token to the stored plant.
+import { authRefusalResponse, TOKEN_REJECTED } from './auth-refusal-response.ts';
 import { readBearerCredential } from './authenticate.ts';
 import { startCreatePlant, type Created } from './create-plant.ts';
 import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS } from './error-response.ts';
@@ -10,7 +11,6 @@ import { parseNewPlant } from './parse-new-plant.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
 const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
-const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
 const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
 const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
@@ -45,7 +45,7 @@ export function createFromRequest(exchange: PlantExchange): Outcome {
 
 function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
   // Only `true` lets a request in, whatever else a verifier returns or resolves to.
-  if (verdict !== true) return TOKEN_REJECTED;
+  if (verdict !== true) return authRefusalResponse(verdict);
   const body = exchange.request.readBody(exchange.settings.maxBodyBytes);
   return isThenable(body) ? answerAfter(exchange, body, createFromBody) : createFromBody(exchange, body);
 }

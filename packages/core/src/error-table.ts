@@ -12,6 +12,8 @@ export type ErrorKind =
   | 'malformed-request'
   | 'unauthenticated'
   | 'token-rejected'
+  | 'insufficient-scope'
+  | 'verifier-unavailable'
   | 'origin-not-allowed'
   | 'not-found'
   | 'method-not-allowed'
@@ -46,6 +48,12 @@ export const errorTable = {
   'token-rejected': { status: 401, code: 1101, when: 'the token was rejected' },
   'origin-not-allowed': { status: 403, code: 1102, when: 'a CORS preflight from an origin that is not allowed (only with the `cors` option)' },
   'not-found': { status: 404, code: 1200, when: 'no such route' },
+  'insufficient-scope': { status: 403, code: 1103, when: 'the token is valid but does not grant the scope the verifier requires' },
+  'verifier-unavailable': {
+    status: 503,
+    code: 1104,
+    when: "the token cannot be checked now (the verifier cannot reach the issuer's keys and has none cached); retry after `Retry-After` seconds",
+  },
   'method-not-allowed': { status: 405, code: 1201, when: 'method not allowed on this route' },
   conflict: { status: 409, code: 1300, when: 'a plant with this id exists with different content' },
   'body-too-large': { status: 413, code: 1400, when: 'body larger than the limit' },

@@ -21,7 +21,7 @@ export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSc
 export { staticTokens } from './static-tokens.ts';
 export { summarizeRepeats } from './summarize-repeats.ts';
 
-export type { Authenticate, BearerCredential } from './authenticate.ts';
+export type { Authenticate, AuthenticateDescription, AuthRefusal, AuthVerdict, BearerCredential } from './authenticate.ts';
 export type { CreatePlantOptions, Created } from './create-plant.ts';
 export type { DocsPage } from './docs-page.ts';
 export type { CorsOptions } from './cors-policy.ts';

@@ -2,6 +2,7 @@
 // the handler to serve and for the build to ship as @plant-store/core/openapi.json.
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import type { AuthenticateDescription } from './authenticate.ts';
 import { PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
 import { errorTable, type ErrorKind } from './error-table.ts';
 import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
@@ -27,7 +28,18 @@ export interface DocumentedRoutes {
    * None by default: a handler mounted in a host server cannot know them.
    */
   readonly protocolErrors?: readonly ProtocolErrorKind[];
+  /**
+   * What the verifier says of itself (its `describes`): the `bearerFormat` of
+   * `bearerAuth`, and its refusals beyond 401: 403 (1103) for a missing scope,
+   * 503 (1104) when it cannot check a token now.
+   */
+  readonly verifier?: AuthenticateDescription | undefined;
 }
+
+const REFUSAL_KINDS = { 'insufficient-scope': 'insufficient-scope', unavailable: 'verifier-unavailable' } as const satisfies Record<
+  NonNullable<AuthenticateDescription['refusals']>[number],
+  ErrorKind
+>;
 
 const conversion: ConversionConfig = {
   target: 'draft-2020-12',
@@ -79,7 +91,7 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   // The interface labels its one error response "unexpected error".
   400: ['BadRequest', 'unexpected error'],
   401: ['Unauthorized', 'Unauthorized'],
-  403: ['Forbidden', 'Forbidden: a CORS preflight from an origin that is not allowed'],
+  403: ['Forbidden', 'Forbidden'],
   404: ['NotFound', 'Not Found: the path is not a route'],
   405: ['MethodNotAllowed', 'Method Not Allowed on this path'],
   408: ['RequestTimeout', 'Request Timeout'],
@@ -101,8 +113,10 @@ const BEFORE_ANY_OPERATION: readonly ErrorKind[] = ['not-found', 'method-not-all
 /** The error kinds a mount can answer: CORS and the server's own refusals only where they are given. */
 function answeredKinds(routes: DocumentedRoutes): ErrorKind[] {
   const protocolErrors = routes.protocolErrors ?? [];
+  const refusals: readonly ErrorKind[] = (routes.verifier?.refusals ?? []).map((refusal) => REFUSAL_KINDS[refusal]);
   return (Object.keys(errorTable) as ErrorKind[]).filter((kind) => {
     if (kind === 'origin-not-allowed') return routes.cors === true;
+    if (kind === 'insufficient-scope' || kind === 'verifier-unavailable') return refusals.includes(kind);
     if (kind in PROTOCOL_ERRORS) return (protocolErrors as readonly string[]).includes(kind);
     return true;
   });
@@ -123,6 +137,20 @@ function errorResponses(kinds: readonly ErrorKind[]): Record<string, unknown> {
         description: `\`${REALM}\`, with \`error="invalid_token"\` added when a token was presented and rejected (RFC 6750).`,
         required: true,
         schema: { type: 'string', pattern: '^Bearer realm="plant-store"' },
+      };
+    }
+    if (ofStatus.includes('insufficient-scope')) {
+      headers['WWW-Authenticate'] = {
+        description: `With code 1103: \`${REALM}, error="insufficient_scope", scope="<the required scope>"\` (RFC 6750).`,
+        required: false,
+        schema: { type: 'string', pattern: '^Bearer realm="plant-store"' },
+      };
+    }
+    if (ofStatus.includes('verifier-unavailable')) {
+      headers['Retry-After'] = {
+        description: 'With code 1104: seconds to wait before sending the request again.',
+        required: false,
+        schema: { type: 'integer', minimum: 1 },
       };
     }
     if (status === 405) {
@@ -252,7 +280,7 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
       ...(routes.docs === true ? DOCS_PATHS : {}),
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: { bearerAuth: bearerScheme(routes.verifier?.bearerFormat) },
       schemas: {
         Plant: withProperties(schemaOf(PlantSchema), {
           name: { description: FIELD_DESCRIPTIONS.name },
@@ -271,6 +299,10 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
       responses: errorResponses(kinds),
     },
   };
+}
+
+function bearerScheme(bearerFormat: string | undefined): Record<string, string> {
+  return bearerFormat === undefined ? { type: 'http', scheme: 'bearer' } : { type: 'http', scheme: 'bearer', bearerFormat };
 }
 
 const statusBody = (value: string) => ({

@@ -75,7 +75,7 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
     ready: health ? createReadinessCheck(store, timeoutMs) : undefined,
     findRoute: routeFinder(basePath, health, docs),
     basePath,
-    documentedRoutes: { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors },
+    documentedRoutes: { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors, verifier: authenticate.describes },
     bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
     documents: new Map(),
   };
