@@ -19,7 +19,7 @@ import { Miniflare } from 'miniflare';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_IDS, edgeName } from './fixtures/client-checks.ts';
-import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { usePostgres } from './support/use-postgres.ts';
 import { runtime, RUNTIMES, spawnServer, type Runtime, type SpawnedServer } from './runtimes.ts';
 
 const INT64_MAX = 9223372036854775807n;
@@ -557,18 +557,14 @@ describe('retries across a server killed with SIGKILL and started again on its d
 });
 
 describe('retries across a 503 from a frozen PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 60_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   it('Node 20 on PostgreSQL: SIGSTOP makes the store time out (503, 1501); after SIGCONT the retry succeeds, one row', async () => {
-    const server = await start(runtime('Node 20'), 'working', { PLANT_STORE_DATABASE_URL: database.url });
+    const server = await start(runtime('Node 20'), 'working', { PLANT_STORE_DATABASE_URL: database().url });
     const client = clientOf(server.baseUrl, { timeoutMs: 15_000 });
     // Warm the server's pool, so that its connections exist before the freeze.
     await client.createPlant({ id: freshId(), name: 'warm' });
-    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const sql = postgres(database().url, { max: 1, onnotice: () => {} });
     cleanups.push(() => sql.end({ timeout: 1 }));
     // Every process of the cluster but the one answering us: the postmaster (first line of its pid file) and every backend.
     const [pidFile] = await sql<{ file: string }[]>`select pg_read_file('postmaster.pid') as file`;

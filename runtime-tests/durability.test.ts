@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { usePostgres } from './support/use-postgres.ts';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
@@ -77,18 +77,14 @@ async function expectKept(server: SpawnedServer, ids: readonly bigint[]): Promis
 }
 
 describe('an acknowledged create survives kill -9', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 120_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   const cases: [string, string, () => Record<string, string>][] = [
     ['Node 22', 'SQLite', () => ({})],
     ['Node 24', 'SQLite', () => ({})],
     ['Bun', 'SQLite', () => ({})],
     ['Deno', 'SQLite', () => ({})],
-    ['Node 20', 'PostgreSQL', () => ({ PLANT_STORE_DATABASE_URL: database.url })],
+    ['Node 20', 'PostgreSQL', () => ({ PLANT_STORE_DATABASE_URL: database().url })],
   ];
   it.each(cases)('%s with %s: every 200 before the kill replays after a restart', async (name, _store, env) => {
     const directory = sharedDirectory();

@@ -3,9 +3,9 @@
 // does when the database crashes, is slow, conflicts, or is reached late.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
-import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { usePostgres } from './support/use-postgres.ts';
 import { runtime, spawnServer } from './runtimes.ts';
 import { expectAcknowledgedStored, startOutageLoad, until } from './support/outage-load.ts';
 
@@ -13,24 +13,20 @@ import { expectAcknowledgedStored, startOutageLoad, until } from './support/outa
 const STORE_TIMEOUT_MS = 5_000;
 
 describe('a standalone server over PostgreSQL killed with SIGKILL under load and started again', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 120_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   it('stores every acknowledged create, answers every request within the store timeout plus a second, and creates again within 5 s of the database accepting connections, without a restart', async () => {
-    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_DATABASE_URL: database.url });
+    const server = await spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_DATABASE_URL: database().url });
     const load = startOutageLoad(server.baseUrl, 64);
     const { outcomes } = load;
     try {
       await until(() => outcomes.filter((outcome) => outcome.status === 200).length >= 500, 20_000, '500 creates before the kill');
-      await database.kill();
+      await database().kill();
       const killedAt = Date.now();
       // Down long enough that every pooled connection fails and retries at least once.
       await until(() => outcomes.some((outcome) => outcome.began > killedAt && outcome.status === 503), 10_000, 'a 503 while the database is down');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await database.start();
+      await database().start();
       const acceptedAt = Date.now();
       // Load goes on for 5 s of grace plus 2 s in which every create must succeed.
       await load.stopAt(acceptedAt + 7_000);
@@ -53,7 +49,7 @@ describe('a standalone server over PostgreSQL killed with SIGKILL under load and
       expect(server.output()).not.toMatch(/unhandled|uncaught/i);
 
       // Every 200 is in the table, with its content.
-      await expectAcknowledgedStored(database.url, outcomes);
+      await expectAcknowledgedStored(database().url, outcomes);
     } finally {
       await load.stopAt(0);
       await server.close();
@@ -62,19 +58,15 @@ describe('a standalone server over PostgreSQL killed with SIGKILL under load and
 });
 
 describe('contended creates at REPEATABLE READ and SERIALIZABLE', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 120_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   for (const isolation of ['serializable', 'repeatable read']) {
     it(`two stores racing the same ids at ${isolation}: exactly one winner per id, every create answered`, async () => {
-      const admin = postgres(database.url, { onnotice: () => {} });
+      const admin = postgres(database().url, { onnotice: () => {} });
       await admin.unsafe(`ALTER DATABASE postgres SET default_transaction_isolation = '${isolation}'`);
       await admin.end();
       const table = `race_${isolation.replace(' ', '_')}`;
-      const stores = await Promise.all([0, 1].map(() => createPostgresStore({ url: database.url, table })));
+      const stores = await Promise.all([0, 1].map(() => createPostgresStore({ url: database().url, table })));
       try {
         const ids = Array.from({ length: 3_000 }, (_, i) => BigInt(i + 1));
         const outcomes = await Promise.all(
@@ -134,16 +126,12 @@ async function startProxy(port: number) {
 }
 
 describe('deadlines, held locks and late connections', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 120_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   it('the statement timeout (SET LOCAL, no startup parameter) cuts an INSERT held by a lock; the pool serves again at once', async () => {
-    const store = await createPostgresStore({ url: database.url, table: 'locked', statementTimeoutMs: 1_000 });
+    const store = await createPostgresStore({ url: database().url, table: 'locked', statementTimeoutMs: 1_000 });
     // Two connections: one holds the lock, the other looks at pg_stat_activity.
-    const holder = postgres(database.url, { max: 2, onnotice: () => {} });
+    const holder = postgres(database().url, { max: 2, onnotice: () => {} });
     try {
       const locker = await holder.reserve();
       await locker`BEGIN`;
@@ -170,8 +158,8 @@ describe('deadlines, held locks and late connections', () => {
   });
 
   it('a statement sent past its deadline stores nothing (a connection that took longer to open than the store timeout)', async () => {
-    const proxy = await startProxy(database.port);
-    const url = database.url.replace(`:${database.port}/`, `:${proxy.port}/`);
+    const proxy = await startProxy(database().port);
+    const url = database().url.replace(`:${database().port}/`, `:${proxy.port}/`);
     const store = await createPostgresStore({ url, table: 'late', maxConnections: 1, statementTimeoutMs: 500 });
     try {
       expect(await store.insertIfAbsent(1n, { name: 'before' })).toEqual({ status: 'inserted' });
@@ -194,13 +182,14 @@ describe('deadlines, held locks and late connections', () => {
     const dead = await startProxy(1);
     const deadPort = dead.port;
     await dead.close();
-    const url = database.url.replace(`@127.0.0.1:${database.port}/`, `@127.0.0.1:${deadPort},127.0.0.1:${database.port}/`) + '?target_session_attrs=primary';
+    const url =
+      database().url.replace(`@127.0.0.1:${database().port}/`, `@127.0.0.1:${deadPort},127.0.0.1:${database().port}/`) + '?target_session_attrs=primary';
     const stores: PostgresStore[] = [];
     try {
       const store = await createPostgresStore({ url, table: 'multi_host', statementTimeoutMs: 800 });
       stores.push(store);
       expect(await store.insertIfAbsent(1n, { name: 'one' })).toEqual({ status: 'inserted' });
-      const holder = postgres(database.url, { max: 1, onnotice: () => {} });
+      const holder = postgres(database().url, { max: 1, onnotice: () => {} });
       const locker = await holder.reserve();
       await locker`BEGIN`;
       await locker`INSERT INTO multi_host (id, name) VALUES (2, '"held"')`;

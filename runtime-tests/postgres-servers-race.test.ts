@@ -5,8 +5,8 @@
 import { Agent } from 'node:http';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { describe, expect, it } from 'vitest';
+import { usePostgres } from './support/use-postgres.ts';
 import { runtime, spawnServer } from './runtimes.ts';
 
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
@@ -16,21 +16,17 @@ const IDS = 1_500;
 const CONCURRENCY = 32;
 
 describe('two standalone servers racing the same ids on PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await startPostgres();
-  }, 120_000);
-  afterAll(() => database?.destroy());
+  const database = usePostgres();
 
   for (const isolation of ['serializable', 'repeatable read']) {
     it(`at ${isolation}: exactly one winner per id, no 503`, async () => {
       // A database per level, its default set before any server connects.
       const name = `race_${isolation.replace(' ', '_')}`;
-      const admin = postgres(database.url, { onnotice: () => {} });
+      const admin = postgres(database().url, { onnotice: () => {} });
       await admin.unsafe(`CREATE DATABASE ${name}`);
       await admin.unsafe(`ALTER DATABASE ${name} SET default_transaction_isolation = '${isolation}'`);
       await admin.end();
-      const url = database.url.replace(/\/postgres$/, `/${name}`);
+      const url = database().url.replace(/\/postgres$/, `/${name}`);
       const servers = await Promise.all([0, 1].map(() => spawnServer(runtime('Node 22'), 'working', { PLANT_STORE_DATABASE_URL: url })));
       const agents = servers.map(() => new Agent({ keepAlive: true, maxSockets: CONCURRENCY }));
       try {
@@ -82,7 +78,7 @@ describe('two standalone servers racing the same ids on PostgreSQL', () => {
       }
       // How contended the race was: each serialization failure rolled a batch back (the
       // servers' backends have ended, so their counts are in); the store tried them again.
-      const stats = postgres(database.url, { onnotice: () => {} });
+      const stats = postgres(database().url, { onnotice: () => {} });
       const [row] = await stats`SELECT xact_rollback::int AS n FROM pg_stat_database WHERE datname = ${name}`;
       await stats.end();
       console.log(`${isolation}: ${row?.['n']} transactions rolled back and tried again`);

@@ -74,28 +74,41 @@ interface Answer {
   readonly at: number;
 }
 
-/** Creates fresh plants from `clients` kept-alive clients until `stop()` is called; `done` has every answer. */
-function load(server: SpawnedServer, clients: number, firstId: bigint) {
-  const answers: Answer[] = [];
-  let next = firstId;
+/**
+ * Runs `step` on each of `clients` kept-alive connections, again as soon as
+ * it ends (at most every `everyMs`), until `stop()`; `results` fills as they
+ * come, and `done` resolves with all of them.
+ */
+function repeat<T>(clients: number, step: (agent: Agent) => Promise<T>, everyMs = 0) {
+  const results: T[] = [];
   let stopped = false;
   const done = Promise.all(
     Array.from({ length: clients }, async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
         while (!stopped) {
-          const id = next++;
-          const sent = Date.now();
-          const response: RawResponse = await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"plant-${id}"}`, agent });
-          const message = response.status === 200 ? '' : String((JSON.parse(response.body) as { message?: unknown }).message);
-          answers.push({ id, status: response.status, ms: Date.now() - sent, message, at: Date.now() });
+          const started = Date.now();
+          results.push(await step(agent));
+          if (everyMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - (Date.now() - started))));
         }
       } finally {
         agent.destroy();
       }
     }),
-  ).then(() => answers);
-  return { answers, done, stop: () => void (stopped = true) };
+  ).then(() => results);
+  return { results, done, stop: () => void (stopped = true) };
+}
+
+/** Creates fresh plants from `clients` kept-alive clients until `stop()` is called. */
+function load(server: SpawnedServer, clients: number, firstId: bigint) {
+  let next = firstId;
+  return repeat(clients, async (agent): Promise<Answer> => {
+    const id = next++;
+    const sent = Date.now();
+    const response: RawResponse = await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"plant-${id}"}`, agent });
+    const message = response.status === 200 ? '' : String((JSON.parse(response.body) as { message?: unknown }).message);
+    return { id, status: response.status, ms: Date.now() - sent, message, at: Date.now() };
+  });
 }
 
 interface Probe {
@@ -107,20 +120,15 @@ interface Probe {
 
 /** GETs `path` again as soon as each answer arrives (at most every `everyMs`), until `stop()`. */
 function probe(server: SpawnedServer, path: string, everyMs: number) {
-  const probes: Probe[] = [];
-  let stopped = false;
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const done = (async () => {
-    while (!stopped) {
+  return repeat(
+    1,
+    async (agent): Promise<Probe> => {
       const sent = Date.now();
       const { status } = await send(server.baseUrl, { method: 'GET', path, agent });
-      probes.push({ at: sent, status, ms: Date.now() - sent });
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - (Date.now() - sent))));
-    }
-    agent.destroy();
-    return probes;
-  })();
-  return { probes, done, stop: () => void (stopped = true) };
+      return { at: sent, status, ms: Date.now() - sent };
+    },
+    everyMs,
+  );
 }
 
 /** Runs `binary args`; `printed(text)` resolves once it has printed `text`, rejects if it ends first. */
@@ -152,7 +160,7 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
       const server = await spawnServer(runtime(name), 'working', {}, dir);
       try {
         const creates = load(server, 8, 1n);
-        await until(() => creates.answers.filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 before the lock');
+        await until(() => creates.results.filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 before the lock');
         const health = probe(server, '/healthz', 50);
         const readiness = probe(server, '/readyz', 200);
         const holder = startedWith(node22, [script(dir, 'hold-lock.mjs', LOCK_HOLDER), file, '10000']);
@@ -160,9 +168,9 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
         const lockedAt = Date.now();
         await holder.printed('released');
         const releasedAt = Date.now();
-        const answeredBefore = creates.answers.length;
-        await until(() => creates.answers.slice(answeredBefore).filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 after the lock');
-        await until(() => readiness.probes.at(-1)?.status === 200, 5_000, '/readyz 200 after the lock');
+        const answeredBefore = creates.results.length;
+        await until(() => creates.results.slice(answeredBefore).filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 after the lock');
+        await until(() => readiness.results.at(-1)?.status === 200, 5_000, '/readyz 200 after the lock');
         creates.stop();
         health.stop();
         readiness.stop();
@@ -228,22 +236,22 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
         const readiness = probe(server, '/readyz', 100);
         const creates = load(server, 8, 1n);
         // The write-ahead log grows with every commit until the 2 MiB are gone.
-        await until(() => creates.answers.some((a) => a.status === 507), 30_000, 'a create answered 507');
+        await until(() => creates.results.some((a) => a.status === 507), 30_000, 'a create answered 507');
         const fullAt = Date.now();
         const linesAtFull = server.output().split('\n').length;
-        await until(() => readiness.probes.some((p) => p.at >= fullAt && p.status === 503), 5_000, '/readyz 503 while full');
+        await until(() => readiness.results.some((p) => p.at >= fullAt && p.status === 503), 5_000, '/readyz 503 while full');
         // A few seconds of a full disk under load, so that a flood would show.
         await until(() => Date.now() - fullAt >= 3_000, 5_000, '3 s of a full disk');
         const fullMs = Date.now() - fullAt;
         const linesWhileFull = server.output().split('\n').length - linesAtFull;
-        const answeredWhileFull = creates.answers.filter((a) => a.at >= fullAt).length;
+        const answeredWhileFull = creates.results.filter((a) => a.at >= fullAt).length;
         execFileSync('mount', ['-o', 'remount,size=16m', data]);
         const roomAt = Date.now();
-        await until(() => readiness.probes.some((p) => p.at >= roomAt && p.status === 200), 5_000, '/readyz 200 once there is room');
-        const readyAfterMs = readiness.probes.find((p) => p.at >= roomAt && p.status === 200)!.at - roomAt;
-        const answeredBefore = creates.answers.length;
+        await until(() => readiness.results.some((p) => p.at >= roomAt && p.status === 200), 5_000, '/readyz 200 once there is room');
+        const readyAfterMs = readiness.results.find((p) => p.at >= roomAt && p.status === 200)!.at - roomAt;
+        const answeredBefore = creates.results.length;
         await until(
-          () => creates.answers.slice(answeredBefore).filter((a) => a.status === 200).length >= 50,
+          () => creates.results.slice(answeredBefore).filter((a) => a.status === 200).length >= 50,
           20_000,
           '50 creates answered 200 once there is room',
         );
