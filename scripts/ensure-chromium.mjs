@@ -3,11 +3,9 @@
 // is looked for). When it is missing on a Debian-like machine where we are root, it installs
 // Debian's `chromium` package with apt-get, printing each command; anywhere else it stops with
 // what to do. Playwright's own browser downloads are never used.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { aptInstall, canAptInstall } from './apt-install.mjs';
 import { DEFAULT_CHROMIUM, findChromium } from '../runtime-tests/support/chromium.mjs';
-
-const APT_GET = '/usr/bin/apt-get';
 
 /**
  * Prints a found Chromium's version; the Debian wrapper's stderr chatter is dropped.
@@ -24,21 +22,6 @@ function report(path) {
   console.log(`ensure-chromium: using ${path} (${version})`);
 }
 
-/**
- * Runs a command as it would be typed, with its output shown; stops the script if it fails.
- *
- * @param {string} command
- * @param {string[]} args
- */
-function run(command, args) {
-  console.log(`ensure-chromium: $ ${[command, ...args].join(' ')}`);
-  const { status, error } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (error !== undefined || status !== 0) {
-    console.error(`ensure-chromium: \`${[command, ...args].join(' ')}\` failed (${error?.message ?? `exit code ${status}`})`);
-    process.exit(1);
-  }
-}
-
 const found = findChromium();
 if (found !== undefined) {
   report(found);
@@ -52,7 +35,7 @@ if (chosen !== undefined && chosen !== '') {
   process.exit(1);
 }
 
-if (process.getuid?.() !== 0 || !existsSync(APT_GET)) {
+if (!canAptInstall()) {
   console.error(
     `ensure-chromium: no Chromium at ${DEFAULT_CHROMIUM}, and it can only be installed here by root with apt-get.\n` +
       `  Install it (on Debian or Ubuntu: sudo apt-get install chromium), or set PLANT_STORE_CHROMIUM to a Chromium or Chrome executable.`,
@@ -61,8 +44,7 @@ if (process.getuid?.() !== 0 || !existsSync(APT_GET)) {
 }
 
 console.log(`ensure-chromium: no Chromium at ${DEFAULT_CHROMIUM}; installing Debian's chromium package`);
-run(APT_GET, ['update']);
-run(APT_GET, ['install', '-y', 'chromium']);
+aptInstall('ensure-chromium', ['chromium']);
 const installed = findChromium();
 if (installed === undefined) {
   console.error(`ensure-chromium: apt-get installed chromium, but ${DEFAULT_CHROMIUM} is still missing`);

@@ -6,30 +6,13 @@
 // how to install it and exits 0: those tests then skip with the same words, since
 // PgBouncer is a part of the deployments docs/scaling.md describes, not of the store.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { aptInstall, canAptInstall } from './apt-install.mjs';
 import { DEFAULT_PGBOUNCER, INSTALL_PGBOUNCER, findPgbouncer } from '../runtime-tests/support/pgbouncer.mjs';
-
-const APT_GET = '/usr/bin/apt-get';
 
 /** @param {string} path */
 function report(path) {
   const { stdout } = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   console.log(`ensure-pgbouncer: using ${path} (${(stdout ?? '').split('\n')[0]?.trim() || 'version unknown'})`);
-}
-
-/**
- * Runs a command as it would be typed, with its output shown; stops the script if it fails.
- *
- * @param {string} command
- * @param {string[]} args
- */
-function run(command, args) {
-  console.log(`ensure-pgbouncer: $ ${[command, ...args].join(' ')}`);
-  const { status, error } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (error !== undefined || status !== 0) {
-    console.error(`ensure-pgbouncer: \`${[command, ...args].join(' ')}\` failed (${error?.message ?? `exit code ${status}`})`);
-    process.exit(1);
-  }
 }
 
 const found = findPgbouncer();
@@ -45,7 +28,7 @@ if (chosen !== undefined && chosen !== '') {
   process.exit(1);
 }
 
-if (process.getuid?.() !== 0 || !existsSync(APT_GET)) {
+if (!canAptInstall()) {
   console.log(
     `ensure-pgbouncer: no pgbouncer at ${DEFAULT_PGBOUNCER}, and only root with apt-get installs it here; the PgBouncer tests will skip.\n  To run them, ${INSTALL_PGBOUNCER}.`,
   );
@@ -53,10 +36,7 @@ if (process.getuid?.() !== 0 || !existsSync(APT_GET)) {
 }
 
 console.log(`ensure-pgbouncer: no pgbouncer at ${DEFAULT_PGBOUNCER}; installing Debian's pgbouncer package`);
-// The package lists may be missing or stale (a fresh container has none); one update is enough
-// for chromium and pgbouncer alike, but each script stands alone.
-run(APT_GET, ['update']);
-run(APT_GET, ['install', '-y', '--no-install-recommends', 'pgbouncer']);
+aptInstall('ensure-pgbouncer', ['pgbouncer'], ['--no-install-recommends']);
 const installed = findPgbouncer();
 if (installed === undefined) {
   console.error(`ensure-pgbouncer: apt-get installed pgbouncer, but ${DEFAULT_PGBOUNCER} is still missing`);
