@@ -4,8 +4,9 @@ import type { Failure } from './failure.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { PlantResponse } from './http-types.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
+import { answerMetrics } from './answer-metrics.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
-import { DOCUMENT, HEALTHZ, NOT_A_FILE, READYZ } from './plant-routes.ts';
+import { DOCUMENT, HEALTHZ, METRICS, NOT_A_FILE, READYZ } from './plant-routes.ts';
 
 const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'), unmatched: true };
 const POST_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: POST', { allow: 'POST' });
@@ -33,6 +34,8 @@ export function answerRoute(exchange: PlantExchange): Outcome {
   // Alive while draining: a process that finishes its requests must not be restarted for it.
   if (route === HEALTHZ) return isGetOrHead(request.method) ? ALIVE : GET_ONLY;
   if (route === NOT_A_FILE) return NO_SUCH_FILE;
+  // Served while draining too: a scrape then sees plant_store_draining 1.
+  if (route === METRICS) return isGetOrHead(request.method) ? answerMetrics(exchange) : GET_ONLY;
   if (request.draining === true) return SHUTTING_DOWN;
   if (route.allow === 'POST') return request.method === 'POST' ? createFromRequest(exchange) : POST_ONLY;
   // HEAD gets GET's answer, body included: the HTTP server sends its head

@@ -7,6 +7,7 @@ import type { Result } from './failure.ts';
 import type { BodyResult, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { isThenable } from './is-thenable.ts';
+import { observeStoreEnd, observeStoreStart } from './observe-exchange.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
@@ -56,12 +57,14 @@ function createFromBody(exchange: PlantExchange, body: BodyResult): Outcome {
   if (!isJsonMediaType(exchange.request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
   const parsed = parseNewPlant(body.bytes);
   if (!parsed.ok) return reportFailure(exchange, parsed.error);
-  const { store, createOptions } = exchange.settings;
+  const { store, createOptions, observed } = exchange.settings;
+  if (observed) observeStoreStart(exchange);
   const created = startCreatePlant(store, parsed.value, createOptions);
   return isThenable(created) ? answerAfter(exchange, created, createdResponse) : createdResponse(exchange, created);
 }
 
 function createdResponse(exchange: PlantExchange, created: Result<Created>): Outcome {
+  if (exchange.settings.observed) observeStoreEnd(exchange, created);
   if (!created.ok) return reportFailure(exchange, created.error);
   return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
 }

@@ -4,7 +4,9 @@ import { errorResponse } from './error-response.ts';
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import type { Thenable } from './is-thenable.ts';
+import { observeAnswer, observeStart } from './observe-exchange.ts';
 import type { ErrorContext } from './plant-handler-options.ts';
+import type { PlantSpan } from './plant-tracer.ts';
 import type { Route } from './plant-routes.ts';
 import type { ResponderSettings } from './responder-settings.ts';
 
@@ -60,6 +62,15 @@ export class PlantExchange {
   declare readonly requestId: string | undefined;
   /** Headers every answer to this request gets (CORS), beside those of the answer itself. */
   declare readonly headers: Readonly<Record<string, string>> | undefined;
+  // With the `metrics` option or a `tracer` (observe-exchange.ts); set on every exchange, so all share one shape.
+  /** When the request began (`performance.now()`), with metrics or a tracer; else 0. */
+  declare started: number;
+  /** When the store was called, as {@link started}. */
+  declare storeStarted: number;
+  /** The request's server span, with a tracer. */
+  declare span: PlantSpan | undefined;
+  /** The store call's span, under {@link span}. */
+  declare storeSpan: PlantSpan | undefined;
   // Keyed by symbols this module keeps, so that no step can reach them.
   /** Where the answer goes. */
   declare readonly [RESPOND]: Respond;
@@ -84,6 +95,11 @@ export class PlantExchange {
     this[RESPOND] = respond;
     this[NEXT] = undefined;
     this[STATE] = 'new';
+    this.started = 0;
+    this.storeStarted = 0;
+    this.span = undefined;
+    this.storeSpan = undefined;
+    if (settings.observed) observeStart(this);
   }
 }
 
@@ -110,6 +126,7 @@ export function answer(exchange: PlantExchange, first: (exchange: PlantExchange)
     outcome = internalError(exchange, error);
   }
   if (isLater(outcome) || answeredAgain(exchange)) return;
+  if (exchange.settings.observed) observeAnswer(exchange, outcome);
   // Not guarded: an adapter's respond that throws here throws to the adapter, as its own code would.
   exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId), exchange.requestId);
 }
@@ -176,6 +193,7 @@ function failed(exchange: PlantExchange, error: unknown): void {
  */
 function answerLate(exchange: PlantExchange, response: PlantResponse): void {
   if (answeredAgain(exchange)) return;
+  if (exchange.settings.observed) observeAnswer(exchange, response);
   try {
     exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId);
   } catch (error) {

@@ -4,7 +4,9 @@ import type { CorsOptions } from './cors-policy.ts';
 import type { DocsPage } from './docs-page.ts';
 import type { ProtocolErrorKind } from './error-response.ts';
 import type { PlantRequest } from './http-types.ts';
+import type { PlantMetrics } from './plant-metrics.ts';
 import type { PlantStore } from './plant-store.ts';
+import type { PlantTracer } from './plant-tracer.ts';
 
 /** Where an unexpected error was caught, for logs. */
 export interface ErrorContext {
@@ -71,4 +73,19 @@ export interface PlantHandlerOptions {
    * mounted in a host server does not know what the host answers.
    */
   readonly protocolErrors?: readonly ProtocolErrorKind[] | undefined;
+  /**
+   * Counts requests, creates by outcome and the store's latency, and serves
+   * them at `GET {basePath}/metrics` in the Prometheus text format, to
+   * bearers of an accepted token (docs/operations.md). `true` builds the
+   * metrics; pass one from `createPlantMetrics` to feed it a store's group
+   * commits too, or to set its labels. Default: off, and nothing is counted.
+   */
+  readonly metrics?: boolean | PlantMetrics | undefined;
+  /**
+   * Starts a server span per request and a span for the store under it,
+   * continuing the caller's trace from a valid `traceparent`; never with the
+   * token. `@plant-store/server`'s `loadOpenTelemetryTracer` makes one from
+   * `@opentelemetry/api`. Default: none, and nothing is traced.
+   */
+  readonly tracer?: PlantTracer | undefined;
 }

@@ -4,7 +4,7 @@ import type { PlantResponse } from './http-types.ts';
 
 /** A path the handler serves, and the method it allows there (`GET` with its HEAD). */
 export interface Route {
-  readonly name: 'plants' | 'document' | 'healthz' | 'readyz' | 'docs-file' | 'no-such-file';
+  readonly name: 'plants' | 'document' | 'healthz' | 'readyz' | 'metrics' | 'docs-page' | 'docs-file' | 'no-such-file';
   readonly allow: 'GET' | 'POST';
   /** The answer to GET, for a route whose answer never changes (the docs page and its files). */
   readonly response?: PlantResponse;
@@ -18,6 +18,8 @@ export const DOCUMENT: Route = { name: 'document', allow: 'GET' };
 export const HEALTHZ: Route = { name: 'healthz', allow: 'GET' };
 /** `GET {basePath}/readyz`, with the `health` option. */
 export const READYZ: Route = { name: 'readyz', allow: 'GET' };
+/** `GET {basePath}/metrics`, with the `metrics` option. */
+export const METRICS: Route = { name: 'metrics', allow: 'GET' };
 /** A path under `{basePath}/docs/` that names no file of the docs page. */
 export const NOT_A_FILE: Route = { name: 'no-such-file', allow: 'GET' };
 
@@ -26,20 +28,22 @@ export type FindRoute = (path: string) => Route | undefined;
 
 /**
  * Builds the route lookup of one handler: the create and the OpenAPI
- * document always, the health probes and the docs page when they are on.
+ * document always, the health probes, the docs page and the metrics when
+ * they are on.
  *
  * @param basePath `''` or a leading `/` without a trailing one.
  * @example
  * const findRoute = routeFinder('/api', true, undefined);
  * findRoute('/api/healthz'); // HEALTHZ
  */
-export function routeFinder(basePath: string, health: boolean, docs: DocsResponses | undefined): FindRoute {
+export function routeFinder(basePath: string, health: boolean, docs: DocsResponses | undefined, metrics = false): FindRoute {
   const plantsPath = `${basePath}/plants`;
   const documentPath = `${basePath}/openapi.json`;
   // The routes of the optional features, by exact path; the docs files under one prefix.
   const featureRoutes = new Map<string, Route>();
   if (health) featureRoutes.set(`${basePath}/healthz`, HEALTHZ).set(`${basePath}/readyz`, READYZ);
-  if (docs !== undefined) featureRoutes.set(`${basePath}/docs`, { name: 'docs-file', allow: 'GET', response: docs.page });
+  if (metrics) featureRoutes.set(`${basePath}/metrics`, METRICS);
+  if (docs !== undefined) featureRoutes.set(`${basePath}/docs`, { name: 'docs-page', allow: 'GET', response: docs.page });
   const docsPrefix = `${basePath}/docs/`;
   const docsFiles = new Map([...(docs?.files ?? [])].map(([name, response]) => [name, { name: 'docs-file', allow: 'GET', response } satisfies Route]));
   const featureRoute = (path: string): Route | undefined => {
@@ -48,7 +52,7 @@ export function routeFinder(basePath: string, health: boolean, docs: DocsRespons
     // The handler owns everything under the docs prefix: an unknown file is its 404, even when mounted.
     return docsFiles.get(path.slice(docsPrefix.length)) ?? NOT_A_FILE;
   };
-  // Without health or docs, a path that is neither route costs no lookup.
+  // Without health, docs or metrics, a path that is neither route costs no lookup.
   if (featureRoutes.size === 0) return (path) => (path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : undefined);
   return (path) => (path === plantsPath ? PLANTS : path === documentPath ? DOCUMENT : featureRoute(path));
 }

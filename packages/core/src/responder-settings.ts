@@ -10,6 +10,8 @@ import { logError } from './log-error.ts';
 import type { DocumentedRoutes } from './openapi-document.ts';
 import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
 import { routeFinder, type FindRoute } from './plant-routes.ts';
+import { PlantMetrics } from './plant-metrics.ts';
+import type { PlantTracer } from './plant-tracer.ts';
 import type { PlantStore } from './plant-store.ts';
 
 /** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
@@ -36,6 +38,12 @@ export interface ResponderSettings {
   readonly bodyTooLarge: PlantResponse;
   /** The OpenAPI documents served so far, by server URL (at most a few mount points). */
   readonly documents: Map<string, PlantResponse>;
+  /** What is counted and served at `/metrics`, with the `metrics` option. */
+  readonly metrics: PlantMetrics | undefined;
+  /** Starts the spans of each request, with the `tracer` option. */
+  readonly tracer: PlantTracer | undefined;
+  /** Whether requests are observed at all (metrics or a tracer): one check on the path of every request. */
+  readonly observed: boolean;
 }
 
 /**
@@ -64,6 +72,9 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
   const health = options.health === true;
   const docs = options.docs === undefined ? undefined : createDocsResponses(options.docs, caller);
   const protocolErrors = protocolErrorsOption(caller, options.protocolErrors);
+  const metrics = metricsOption(caller, options.metrics);
+  const tracer = options.tracer;
+  if (tracer !== undefined && typeof tracer?.startSpan !== 'function') throw new TypeError(`${caller}: \`tracer\` must be a PlantTracer`);
   return {
     store,
     authenticate,
@@ -73,12 +84,22 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
     cors,
     requestIds: options.requestId === true,
     ready: health ? createReadinessCheck(store, timeoutMs) : undefined,
-    findRoute: routeFinder(basePath, health, docs),
+    findRoute: routeFinder(basePath, health, docs, metrics !== undefined),
     basePath,
     documentedRoutes: { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors, verifier: authenticate.describes },
     bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
     documents: new Map(),
+    metrics,
+    tracer,
+    observed: metrics !== undefined || tracer !== undefined,
   };
+}
+
+function metricsOption(caller: string, given: unknown): PlantMetrics | undefined {
+  if (given === undefined || given === false) return undefined;
+  if (given === true) return new PlantMetrics();
+  if (given instanceof PlantMetrics) return given;
+  throw new TypeError(`${caller}: \`metrics\` must be a boolean or made by createPlantMetrics`);
 }
 
 function nonNegativeInteger(caller: string, name: string, value: number): void {

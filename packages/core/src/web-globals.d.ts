@@ -20,3 +20,6 @@ declare var crypto: Crypto;
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(handle: unknown): void;
+
+// A monotonic clock in milliseconds (the High Resolution Time API), for the overload gate's event-loop samples.
+declare var performance: { now(): number };
