@@ -27,6 +27,12 @@ export interface PostgresStoreOptions {
   readonly statementTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
   readonly table?: string;
+  /**
+   * Told the number of creates each committed transaction held, for
+   * metrics (`PlantMetrics.observeGroupCommit`). Called synchronously after
+   * the commit; it must not throw. Default: none.
+   */
+  readonly onGroupCommit?: ((size: number) => void) | undefined;
 }
 
 /** A {@link PlantStore} on PostgreSQL; `close()` ends its pool. */
@@ -119,6 +125,7 @@ const RECONNECT_CODES = new Set([
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const table = options.table ?? 'plants';
+  const { onGroupCommit } = options;
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError('createPostgresStore: `table` must be a plain lowercase identifier');
   const name = `"${table}"`;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
@@ -302,6 +309,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           const results = (await on(slot, (sql) => sql.unsafe(statement))) as unknown as postgres.RowList<Row[]>[];
           // Sent too late, as one SELECT: every create of the batch has been answered already.
           if (!Array.isArray(results[0])) return;
+          onGroupCommit?.(batch.length);
           answer(batch, first, results[1]!, results[2]!);
           return;
         } catch (error) {

@@ -26,6 +26,12 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
   readonly table?: string;
+  /**
+   * Told the number of creates each committed transaction held, for
+   * metrics (`PlantMetrics.observeGroupCommit`). Called synchronously after
+   * the commit; it must not throw. Default: none.
+   */
+  readonly onGroupCommit?: ((size: number) => void) | undefined;
 }
 
 /** A {@link PlantStore} in a SQLite file; `close()` finishes pending creates and closes the file. */
@@ -99,6 +105,7 @@ const nextTurn: (callback: () => void) => void =
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const table = options.table ?? 'plants';
+  const { onGroupCommit } = options;
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError('createSqliteStore: `table` must be a plain lowercase identifier');
   const synchronous = options.synchronous ?? 'full';
   if (synchronous !== 'full' && synchronous !== 'normal') throw new TypeError('createSqliteStore: `synchronous` must be "full" or "normal"');
@@ -257,6 +264,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     if (queue.length > 0) schedule(0);
     if (outcome.ok) {
       writeFailure = undefined;
+      onGroupCommit?.(batch.length);
       for (const [i, pending] of batch.entries()) pending.resolve(outcome.results[i]!);
       return;
     }
