@@ -1,0 +1,97 @@
+// Runs in vitest on Node: unit tests of create-jwks-cache.ts against a real issuer on 127.0.0.1.
+import { errors, type FlattenedJWSInput } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLocalIssuer, type LocalIssuer } from '../../../runtime-tests/support/local-issuer.ts';
+import { createJwksCache, type JwksCacheOptions } from './create-jwks-cache.ts';
+import { KeysUnavailable } from './keys-unavailable.ts';
+
+const token = undefined as unknown as FlattenedJWSInput;
+const header = (kid: string) => ({ alg: 'RS256', kid });
+const issuers: LocalIssuer[] = [];
+afterEach(async () => {
+  await Promise.all(issuers.splice(0).map((issuer) => issuer.stop()));
+});
+
+/** A cache over a fresh issuer with key `a`, on a clock the test moves. */
+async function setUp(options: Partial<JwksCacheOptions> = {}) {
+  const issuer = await startLocalIssuer();
+  issuers.push(issuer);
+  await issuer.addKey('a');
+  const clock = { ms: 1_000_000 };
+  const reported: Error[] = [];
+  const lookup = createJwksCache({
+    url: new URL(issuer.jwksUrl),
+    timeoutMs: 2000,
+    cooldownMs: 30_000,
+    maxAgeMs: 600_000,
+    now: () => clock.ms,
+    onError: (error) => reported.push(error),
+    ...options,
+  });
+  return { issuer, clock, reported, lookup };
+}
+
+describe('createJwksCache', () => {
+  it('fetches once for many lookups, and once more for a kid it lacks, then not again within the cooldown', async () => {
+    const { issuer, clock, lookup } = await setUp();
+    await Promise.all(Array.from({ length: 20 }, () => lookup(header('a'), token)));
+    expect(issuer.fetches).toBe(1);
+    await issuer.addKey('b');
+    clock.ms += 30_000;
+    // Concurrent lookups of a new kid share one fetch.
+    await Promise.all(Array.from({ length: 20 }, () => lookup(header('b'), token)));
+    expect(issuer.fetches).toBe(2);
+    const forged = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => lookup(header(`forged-${index}`), token)));
+    expect(forged.every((result) => result.status === 'rejected' && result.reason instanceof errors.JWKSNoMatchingKey)).toBe(true);
+    expect(issuer.fetches).toBe(2);
+    clock.ms += 30_000;
+    await expect(lookup(header('forged')), 'after the cooldown').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    expect(issuer.fetches).toBe(3);
+  });
+
+  it('keeps the last good keys while the issuer is down, and says an unknown kid cannot be checked', async () => {
+    const { issuer, clock, reported, lookup } = await setUp();
+    await lookup(header('a'), token);
+    await issuer.stop();
+    clock.ms += 600_000;
+    // Stale keys are refetched in the background; the refetch fails, and they stay in use.
+    await expect(lookup(header('a'), token)).resolves.toBeDefined();
+    await expect(lookup(header('a'), token)).resolves.toBeDefined();
+    while (reported.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    clock.ms += 30_000;
+    const unknown = await lookup(header('b'), token).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(KeysUnavailable);
+    expect((unknown as KeysUnavailable).retryAfterSeconds).toBe(30);
+    expect(reported.at(-1)!.message).toMatch(/the last good keys stay in use/);
+    clock.ms += 10_000;
+    // Within the cooldown no fetch is tried, and the client is told when to come back.
+    await expect(lookup(header('b'), token)).rejects.toMatchObject({ retryAfterSeconds: 20 });
+  });
+
+  it('with nothing cached and the issuer unreachable or too slow, throws KeysUnavailable and tries again only after the cooldown', async () => {
+    const { issuer, clock, reported, lookup } = await setUp({ timeoutMs: 300 });
+    issuer.hang = true;
+    await expect(lookup(header('a'), token)).rejects.toMatchObject({ retryAfterSeconds: 30 });
+    expect(reported[0]!.message).toMatch(/could not be fetched .*none are cached/);
+    await expect(lookup(header('a'), token)).rejects.toBeInstanceOf(KeysUnavailable);
+    expect(issuer.fetches).toBe(1);
+    issuer.hang = false;
+    clock.ms += 30_000;
+    await expect(lookup(header('a'), token)).resolves.toBeDefined();
+    expect(issuer.fetches).toBe(2);
+  });
+
+  it('counts an answer that is not a JWKS as a failed fetch', async () => {
+    const { issuer, reported } = await setUp();
+    const lookup = createJwksCache({
+      url: new URL('/nothing-here', issuer.url),
+      timeoutMs: 2000,
+      cooldownMs: 30_000,
+      maxAgeMs: 600_000,
+      now: () => 0,
+      onError: (error) => reported.push(error),
+    });
+    await expect(lookup(header('a'), token)).rejects.toBeInstanceOf(KeysUnavailable);
+    expect(reported[0]!.message).toMatch(/HTTP 404/);
+  });
+});

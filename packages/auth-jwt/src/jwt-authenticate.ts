@@ -1,0 +1,152 @@
+// Runs anywhere with WebCrypto and WHATWG fetch (Node 20+, Bun, Deno, workerd): the JWT verifier.
+import type { Authenticate, AuthRefusal, AuthVerdict } from '@plant-store/core';
+import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createJwksCache, type KeyLookup } from './create-jwks-cache.ts';
+import { isJwtAlgorithm, JWT_ALGORITHMS, type JwtAlgorithm } from './jwt-algorithms.ts';
+import { KeysUnavailable } from './keys-unavailable.ts';
+import { readScopes } from './read-scopes.ts';
+
+/** A public JSON Web Key (RFC 7517), as an issuer publishes it: `kty`, `kid`, `n`/`e` or `crv`/`x`/`y`. */
+export type PublicJwk = { readonly kty: string; readonly kid?: string } & Readonly<Record<string, unknown>>;
+
+/** Options of {@link jwtAuthenticate}. */
+export interface JwtAuthenticateOptions {
+  /** The `iss` every token must carry, exactly: the identity provider's issuer URL. */
+  readonly issuer: string;
+  /** The `aud` a token must name (one of them, for a list): this API's identifier at the provider. */
+  readonly audience: string | readonly string[];
+  /** Where the issuer publishes its keys (its `jwks_uri`). Give this or `keys`. */
+  readonly jwksUrl?: string | URL | undefined;
+  /** The issuer's public keys, when they are not fetched. Give this or `jwksUrl`. */
+  readonly keys?: readonly PublicJwk[] | undefined;
+  /** The algorithms a token may be signed with; default all of {@link JWT_ALGORITHMS}, which hold no `none` and no HMAC. */
+  readonly algorithms?: readonly JwtAlgorithm[] | undefined;
+  /** Leeway for `exp` and `nbf` against this server's clock, 0 to 300 s; default 30. */
+  readonly clockToleranceSeconds?: number | undefined;
+  /** Scopes a token must grant (space-separated, all of them), from `scope` or `scp`; without them, 403 (1103). Default: none. */
+  readonly requiredScope?: string | undefined;
+  /** Longest wait for one JWKS fetch; default 5000 ms. */
+  readonly jwksTimeoutMs?: number | undefined;
+  /** Shortest time between two JWKS fetches, so that unknown kids cannot hammer the issuer; default 30 s. */
+  readonly jwksCooldownSeconds?: number | undefined;
+  /** Age after which the keys are refetched in the background; default 600 s. */
+  readonly jwksMaxAgeSeconds?: number | undefined;
+  /** Told when the keys cannot be fetched (the error names the URL, never a token); default `console.error`. */
+  readonly onKeysError?: ((error: Error) => void) | undefined;
+  /** The clock, in milliseconds since the epoch; default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+const INVALID_TOKEN: AuthRefusal = Object.freeze({ refused: 'invalid-token' });
+// RFC 6750 §3 scope-token: printable ASCII but space, `"` and `\`.
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
+/**
+ * An `authenticate` for the handler that accepts JWTs signed by an identity
+ * provider (docs/auth-jwt.md): the signature by one of the issuer's keys
+ * with an allowed asymmetric algorithm, `iss` equal to `issuer`, `aud`
+ * naming `audience`, `exp` present and not past, `nbf` not ahead (both
+ * with `clockToleranceSeconds`), and the `requiredScope`. A token that fails
+ * any of these is refused with 401 (1101), without saying which; a missing
+ * scope is 403 (1103); keys that cannot be fetched, with none cached, 503
+ * (1104) with `Retry-After`. Nothing of a token is logged. The verifier
+ * tells the served document `bearerFormat: JWT`.
+ *
+ * @throws TypeError at construction for options that cannot work (no issuer
+ *   or audience, both or neither of `jwksUrl` and `keys`, a symmetric or
+ *   private key, an algorithm outside {@link JWT_ALGORITHMS}).
+ * @example
+ * const authenticate = jwtAuthenticate({
+ *   issuer: 'https://example.eu.auth0.com/',
+ *   audience: 'https://plants.example.com',
+ *   jwksUrl: 'https://example.eu.auth0.com/.well-known/jwks.json',
+ *   requiredScope: 'plants:write',
+ * });
+ * createPlantHandler({ store, authenticate });
+ */
+export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
+  const fail = (message: string): never => {
+    throw new TypeError(`jwtAuthenticate: ${message}`);
+  };
+  if (typeof options?.issuer !== 'string' || options.issuer.trim() === '') fail('`issuer` is required: the `iss` of the tokens to accept');
+  const audience = typeof options.audience === 'string' ? [options.audience] : options.audience;
+  if (!Array.isArray(audience) || audience.length === 0 || !audience.every((name) => typeof name === 'string' && name.trim() !== '')) {
+    fail('`audience` is required: the `aud` (a non-empty string, or a list of them) the tokens must name');
+  }
+  const algorithms = options.algorithms ?? JWT_ALGORITHMS;
+  if (!Array.isArray(algorithms) || algorithms.length === 0 || !algorithms.every(isJwtAlgorithm)) {
+    fail(`\`algorithms\` must be a non-empty list of ${JWT_ALGORITHMS.join(', ')} (no "none", no HMAC)`);
+  }
+  const clockTolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+  if (!Number.isFinite(clockTolerance) || clockTolerance < 0 || clockTolerance > 300) fail('`clockToleranceSeconds` must be from 0 to 300');
+  const required = options.requiredScope === undefined ? [] : options.requiredScope.split(' ').filter((scope) => scope !== '');
+  if (options.requiredScope !== undefined && (required.length === 0 || !required.every((scope) => SCOPE_TOKEN.test(scope)))) {
+    fail('`requiredScope` must be scope names (printable ASCII, no `"` or `\\`), space-separated');
+  }
+  const now = options.now ?? Date.now;
+  const lookup = keyLookup(options, now, fail);
+  const verifyOptions = { issuer: options.issuer, audience: [...audience], algorithms: [...algorithms], clockTolerance, requiredClaims: ['exp'] };
+  const insufficientScope: AuthRefusal = Object.freeze({ refused: 'insufficient-scope', scope: required.join(' ') });
+
+  const authenticate = async (token: string): Promise<AuthVerdict> => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, lookup, { ...verifyOptions, currentDate: new Date(now()) }));
+    } catch (error) {
+      if (error instanceof KeysUnavailable) return { refused: 'unavailable', retryAfterSeconds: error.retryAfterSeconds };
+      // Every way a token can be wrong is a JOSEError; anything else is a fault of this server (500).
+      if (error instanceof errors.JOSEError) return INVALID_TOKEN;
+      throw error;
+    }
+    if (required.length > 0) {
+      const granted = readScopes(payload);
+      if (!required.every((scope) => granted.has(scope))) return insufficientScope;
+    }
+    return true;
+  };
+  return Object.assign(authenticate, {
+    describes: Object.freeze({
+      bearerFormat: 'JWT',
+      refusals: Object.freeze([
+        ...(required.length > 0 ? (['insufficient-scope'] as const) : []),
+        ...(options.keys === undefined ? (['unavailable'] as const) : []),
+      ]),
+    }),
+  });
+}
+
+function keyLookup(options: JwtAuthenticateOptions, now: () => number, fail: (message: string) => never): KeyLookup | ReturnType<typeof createLocalJWKSet> {
+  if ((options.jwksUrl === undefined) === (options.keys === undefined)) fail('give exactly one of `jwksUrl` and `keys`');
+  if (options.keys !== undefined) {
+    if (!Array.isArray(options.keys) || options.keys.length === 0) fail('`keys` must be a non-empty list of public JWKs');
+    for (const key of options.keys) {
+      if (typeof key?.kty !== 'string') fail('`keys`: every key must be a JWK with a `kty`');
+      if (key.kty === 'oct') fail('`keys`: a symmetric key ("kty": "oct") cannot verify tokens here; give the issuer\'s public keys');
+      if ('d' in key) fail('`keys`: a private key was given; give only the public part (no "d")');
+    }
+    return createLocalJWKSet({ keys: [...options.keys] } as JSONWebKeySet);
+  }
+  let url: URL;
+  try {
+    url = new URL(options.jwksUrl!);
+  } catch {
+    return fail('`jwksUrl` must be an absolute http: or https: URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail('`jwksUrl` must be an absolute http: or https: URL');
+  const seconds = (name: 'jwksCooldownSeconds' | 'jwksMaxAgeSeconds', fallback: number) => {
+    const value = options[name] ?? fallback;
+    if (!Number.isFinite(value) || value < 0) fail(`\`${name}\` must be a non-negative number of seconds`);
+    return value * 1000;
+  };
+  const timeoutMs = options.jwksTimeoutMs ?? 5000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) fail('`jwksTimeoutMs` must be a positive integer');
+  return createJwksCache({
+    url,
+    timeoutMs,
+    cooldownMs: seconds('jwksCooldownSeconds', 30),
+    maxAgeMs: seconds('jwksMaxAgeSeconds', 600),
+    now,
+    onError: options.onKeysError ?? ((error) => console.error(`plant-store: ${error.message}`)),
+  });
+}
