@@ -115,16 +115,14 @@ export async function spawnServer(
   env: Record<string, string | undefined> = {},
   shared?: string,
 ): Promise<SpawnedServer> {
-  // A directory of its own, where the default store keeps its data: every
-  // server starts with no plants, and nothing is left behind; or `shared`,
-  // which outlives it, for servers that must share or find plants again.
-  // workerd runs in the project (it refuses modules outside its working
-  // directory) and is told the directory instead.
+  // A directory of its own, where the default store keeps its data (and its
+  // working directory, outside the project): every server starts with no
+  // plants, and nothing is left behind; or `shared`, which outlives it, for
+  // servers that must share or find plants again.
   const data = shared ?? mkdtempSync(join(tmpdir(), 'plant-store-server-'));
   const clean = () => {
     if (shared === undefined) rmSync(data, { recursive: true, force: true });
   };
-  const workerd = runtime.name === 'workerd';
   const server = await spawnListening(
     `${runtime.name} (${scenario})`,
     runtime.binary,
@@ -133,10 +131,9 @@ export async function spawnServer(
       PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
       PLANT_STORE_ACCESS_LOG: 'off',
       CONFORMANCE_SCENARIO: scenario,
-      ...(workerd ? { PLANT_STORE_D1_DIR: join(data, 'd1') } : {}),
       ...env,
     },
-    workerd ? root : data,
+    data,
   ).catch((error: unknown) => {
     clean();
     throw error;

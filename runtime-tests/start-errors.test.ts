@@ -5,12 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runToExit, RUNTIMES, spawnServer, temporaryDirectories, type Exited, type Runtime } from './runtimes.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const directory = temporaryDirectories('plant-store-start-');
 
 /** The variables the server reads, and postgres.js's: the narrow `--allow-env` a Deno user may give. */
@@ -27,16 +25,10 @@ function withEnvPermission(target: Runtime, whole: boolean): Runtime {
 /**
  * Runs the production server of `target` until it exits (30 s at most, then
  * it is killed), with only `env` and what any process needs, in a new
- * temporary directory or `cwd`. workerd refuses modules outside its working
- * directory, so once it starts it must run in the project: there it is
- * told a D1 directory of its own instead.
+ * temporary directory or `cwd`, outside the project.
  */
 function runServerToExit(target: Runtime, env: Record<string, string>, cwd?: string): Promise<Exited> {
-  const workerd = target.name === 'workerd' && cwd === undefined;
-  return runToExit(target.binary, withEnvPermission(target, true).production, {
-    cwd: workerd ? root : (cwd ?? directory()),
-    env: { ...(workerd ? { PLANT_STORE_D1_DIR: join(directory(), 'd1') } : {}), ...env },
-  });
+  return runToExit(target.binary, withEnvPermission(target, true).production, { cwd: cwd ?? directory(), env });
 }
 
 /** The server's own lines, without a runtime's warnings (Node 22's "SQLite is an experimental feature"). */
@@ -114,7 +106,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       PLANT_STORE_TOKEN: 's3cret',
       PLANT_STORE_DATABSE_URL: 'memory:',
       PLANT_STORE_PORT: '9',
-      PLANT_STORE_LOG_LEVEL: 'debug',
+      PLANT_STORE_LOG_DIR: '/var/log',
       PLANT_STORE_ACCESS_LOG: 'false',
       PLANT_STORE_DOCS: 'no',
     });
@@ -134,7 +126,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       const lines = ownLines(server.output());
       expect(lines.filter((line) => line.includes('is not a setting'))).toEqual([
         'plant-store: PLANT_STORE_DATABSE_URL is not a setting, so it is ignored; did you mean PLANT_STORE_DATABASE_URL?',
-        'plant-store: PLANT_STORE_LOG_LEVEL is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
+        'plant-store: PLANT_STORE_LOG_DIR is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
         'plant-store: PLANT_STORE_PORT is not a setting, so it is ignored; did you mean PORT?',
         'plant-store: PLANT_STORE_TOKEN is not a setting, so it is ignored; did you mean PLANT_STORE_TOKENS?',
       ]);

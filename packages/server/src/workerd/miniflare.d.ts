@@ -9,6 +9,8 @@ declare module 'miniflare' {
     /** The Worker's code, as a file or as text. */
     scriptPath?: string;
     script?: string;
+    /** The directory module names are relative to (default: the working directory); workerd refuses a name with `..`. */
+    modulesRoot?: string;
     compatibilityDate: string;
     bindings?: Record<string, string>;
     /** Bindings to other Workers of the instance: binding name to Worker name. */

@@ -1,6 +1,6 @@
 // Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
 import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
@@ -74,6 +74,9 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
         name: 'plant-store',
         modules: true,
         scriptPath,
+        // Module names are paths relative to this root, and workerd refuses one with `..` in it: rooted at the
+        // working directory (miniflare's default), a launcher started outside the script's tree could not start.
+        modulesRoot: dirname(resolve(scriptPath)),
         compatibilityDate: COMPATIBILITY_DATE,
         // workerd's HTTP server, straight to the Worker, on loopback: only the front speaks to it.
         unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
