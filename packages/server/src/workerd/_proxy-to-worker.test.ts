@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseResponses, rawExchange } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
+import { connectionOptions, originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
 
 // proxyToWorker against a plain node:http server standing in for workerd,
 // which writes back what reached it, over real sockets.
@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 async function exchange(bytes: string): Promise<{ status: number; seen?: Seen; body: string; headers: Record<string, string> }> {
-  const [response] = parseResponses((await rawExchange(frontUrl, [bytes], 3_000)).received);
+  const [response] = parseResponses((await rawExchange(frontUrl, [bytes], 3_000, { answers: 1 })).received);
   const body = response?.body ?? '';
   return { status: response?.status ?? 0, body, headers: response?.headers ?? {}, ...(response?.status === 200 ? { seen: JSON.parse(body) as Seen } : {}) };
 }
@@ -66,6 +66,30 @@ describe('proxyToWorker', () => {
     expect(seen!.headers[seen!.headers.findIndex((name) => name.toLowerCase() === 'host') + 1]).toMatch(/^127\.0\.0\.1:\d+$/);
     // The Worker's own keep-alive is not the client's.
     expect(headers['keep-alive']).not.toBe('timeout=99');
+  });
+
+  it("replaces the client's address headers with the peer's, and drops Proxy-Authorization, CF- headers and those Connection names", async () => {
+    const { seen } = await exchange(
+      'POST /plants HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\nConnection: keep-alive, X-Secret\r\nX-Secret: s\r\n' +
+        'Proxy-Authorization: Basic cDpx\r\nCF-Connecting-IP: 6.6.6.6\r\nCF-Ray: 1-LHR\r\nX-Real-IP: 6.6.6.6\r\nX-Forwarded-For: 6.6.6.6\r\n' +
+        'Forwarded: for=6.6.6.6\r\nTrue-Client-IP: 6.6.6.6\r\nX-Forwarded-Host: evil\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    const pairs = seen!.headers.flatMap((name, i) => (i % 2 === 0 ? [`${name.toLowerCase()}: ${seen!.headers[i + 1]}`] : []));
+    const peer = pairs.filter((pair) => /^(cf-connecting-ip|x-forwarded-for|x-real-ip):/.test(pair));
+    expect(peer).toEqual(['cf-connecting-ip: 127.0.0.1', 'x-forwarded-for: 127.0.0.1', 'x-real-ip: 127.0.0.1']);
+    expect(pairs).toContain('authorization: Bearer t');
+    // (The Connection header workerd gets is the front's own, for its own connection.)
+    for (const dropped of ['x-secret', 'proxy-authorization', 'cf-ray', 'forwarded', 'true-client-ip', 'x-forwarded-host']) {
+      expect(names(seen)).not.toContain(dropped);
+    }
+    expect(pairs.join('\n')).not.toContain('6.6.6.6');
+  });
+
+  it('reads the header names a Connection header lists, leaving out close and keep-alive', () => {
+    expect(connectionOptions(undefined)).toBeUndefined();
+    expect(connectionOptions('close')).toBeUndefined();
+    expect(connectionOptions(' Keep-Alive , close ')).toBeUndefined();
+    expect(connectionOptions('close, X-Secret,,te ')).toEqual(new Set(['x-secret', 'te']));
   });
 
   it('passes on at most the limit and one byte, and nothing of a body declared larger', async () => {

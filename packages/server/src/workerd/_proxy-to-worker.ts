@@ -8,9 +8,30 @@ import { recordRequestId, requestIdFor } from '../node-http/_request-ids.ts';
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
  * is passed on. Nor is the client's framing: the body goes on with its own
- * `Content-Length` ({@link gatherBody}).
+ * `Content-Length` ({@link gatherBody}). Headers the client names in
+ * `Connection` are hop-by-hop too ({@link connectionOptions}).
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+
+/**
+ * Headers a client could send to pass for another address, or to speak for a
+ * proxy it is not, none of which the Worker may believe: credentials meant for
+ * a proxy (`Proxy-Authorization`, RFC 9110 §11.7.2; this front is none), and
+ * the address headers a Worker reads behind Cloudflare or a proxy. The front
+ * drops the client's and sets {@link PEER_HEADERS} to the real peer itself.
+ */
+const NOT_FROM_CLIENTS = new Set([
+  'proxy-authorization',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'true-client-ip',
+]);
+
+/** The headers that carry the client's address to the Worker, as Cloudflare and common proxies name it: each set to the peer's address. */
+const PEER_HEADERS = ['cf-connecting-ip', 'x-forwarded-for', 'x-real-ip'] as const;
 
 /**
  * The methods the Worker serves (every route of the contract). Any other is
@@ -44,7 +65,8 @@ export interface WorkerProxy {
  * workerd on a loopback socket, and the Worker's answers back. Targets go as
  * origin-form (an absolute-form target by its path, as the core routes it;
  * anything else, such as `*`, under `/`, where nothing is routed), with the
- * client's headers but the hop-by-hop ones, `Host` and miniflare's `MF-…`.
+ * client's headers but those {@link passesOn} keeps back, and the peer's
+ * address in `CF-Connecting-IP`, `X-Forwarded-For` and `X-Real-IP`.
  * A client waiting for `100 Continue` is sent it at once, unless its declared
  * length is refused. Methods no route of the Worker has (`CONNECT`, `PUT`,
  * `M-SEARCH`…), and every request once the front drains, never reach workerd:
@@ -66,14 +88,17 @@ export function proxyToWorker(
     if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req)) return answerLocally(req, res);
     const headers: string[] = [];
     const raw = req.rawHeaders;
+    const named = connectionOptions(req.headers.connection);
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toLowerCase();
-      if (!HOP_BY_HOP.has(name) && name !== 'host' && name !== 'content-length' && !name.startsWith('mf-')) headers.push(raw[i]!, raw[i + 1]!);
+      if (passesOn(name) && (named === undefined || !named.has(name))) headers.push(raw[i]!, raw[i + 1]!);
     }
     // workerd refuses two Host headers, an empty one or odd characters in it, which node:http lets
-    // through; nothing in the contract reads the Host, so the Worker is given its own. `MF-…`
-    // headers are miniflare's (`MF-CF-Blob` would be read as the request's `cf` object): dropped.
+    // through; nothing in the contract reads the Host, so the Worker is given its own.
     headers.push('host', host);
+    // The address the connection really comes from (node:http gives `::ffff:`-mapped IPv4 as such; it is passed on so).
+    const peer = req.socket.remoteAddress;
+    if (peer !== undefined) for (const name of PEER_HEADERS) headers.push(name, peer);
     let current: ClientRequest | undefined;
     // The client went away before its answer was sent: so does the request to workerd.
     res.on('close', () => {
@@ -144,6 +169,33 @@ export function proxyToWorker(
     });
   };
   return { handler, close: () => agent.destroy() };
+}
+
+/**
+ * Whether a client's header goes on to the Worker: not hop-by-hop, not one
+ * the front sets itself (`Host`, `Content-Length`, the peer's address), not
+ * {@link NOT_FROM_CLIENTS}, not Cloudflare's own (`CF-…`: a Worker reads
+ * `CF-Connecting-IP` and `CF-Ray` as Cloudflare's word) and not miniflare's
+ * (`MF-…`: `MF-CF-Blob` would be read as the request's `cf` object).
+ */
+function passesOn(name: string): boolean {
+  return (
+    !HOP_BY_HOP.has(name) && !NOT_FROM_CLIENTS.has(name) && name !== 'host' && name !== 'content-length' && !name.startsWith('cf-') && !name.startsWith('mf-')
+  );
+}
+
+/**
+ * The header names a `Connection` header lists (RFC 9110 §7.6.1: options for
+ * this hop only, such as `Connection: close, X-Secret`), lower-cased; undefined
+ * for none, the common case, which costs nothing more per header.
+ */
+export function connectionOptions(connection: string | undefined): ReadonlySet<string> | undefined {
+  if (connection === undefined) return undefined;
+  const names = connection
+    .split(',')
+    .map((option) => option.trim().toLowerCase())
+    .filter((option) => option !== '' && option !== 'close' && option !== 'keep-alive');
+  return names.length === 0 ? undefined : new Set(names);
 }
 
 /**
