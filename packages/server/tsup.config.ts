@@ -16,7 +16,15 @@ export default defineConfig([
   },
   // The standalone entries: one file each with every dependency inside, so no
   // runtime has to resolve packages. Bun and Deno take Node's built-ins.
-  { ...standalone, entry: { bun: 'src/bin/bun.ts', deno: 'src/bin/deno.ts' }, platform: 'node', noExternal: [/.*/] },
+  // @opentelemetry/api is the one left out: imported at run time when it is
+  // installed, so that the tracer provider a user registers is the one used.
+  {
+    ...standalone,
+    entry: { bun: 'src/bin/bun.ts', deno: 'src/bin/deno.ts' },
+    platform: 'node',
+    noExternal: [/^(?!@opentelemetry\/api$)/],
+    external: ['@opentelemetry/api'],
+  },
   { ...standalone, entry: { worker: 'src/bin/worker.ts' }, platform: 'neutral', noExternal: [/.*/] },
   // The miniflare launcher of `start:workerd` runs on Node, beside the Worker it serves.
   { ...standalone, entry: { workerd: 'src/bin/workerd.ts' }, platform: 'node', target: 'node20', noExternal: [/^(?!miniflare$)/], external: ['miniflare'] },

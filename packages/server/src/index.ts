@@ -3,6 +3,7 @@ export { accessLogLine, batchLines } from './common/access-log.ts';
 export { createDrainingFetch } from './fetch/create-draining-fetch.ts';
 export { createStandalone } from './fetch/create-standalone.ts';
 export { formatAccessLog } from './common/format-access-log.ts';
+export { loadOpenTelemetryTracer } from './common/load-open-telemetry-tracer.ts';
 export { logUnhandledRejections } from './launcher/log-unhandled-rejections.ts';
 export { readStandaloneConfig } from './common/read-standalone-config.ts';
 export { runNode } from './node/run-node.ts';

@@ -7,7 +7,7 @@ import { explainListenError } from '../common/_explain-listen-error.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
-import { formatLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_format-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { withRequestDeadline } from './with-request-deadline.ts';
@@ -83,7 +83,7 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     const url = server.url.origin;
     const records = startupRecords(config, url, served.store);
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
-    else console.log(formatLogRecords(records, config.logFormat));
+    else writeLogRecords(records, config);
     const stop = draining.stopper(
       () => server.stop().then(() => served.close()),
       () => process.exit(0),

@@ -1,6 +1,7 @@
-// Runs in every standalone launcher: plain data.
+// Runs in every standalone launcher: plain data, and standard output.
 import { jsonLogLine, type LogLevel } from './_json-log-line.ts';
-import type { LogFormat } from './read-standalone-config.ts';
+import { writesLevel } from './_log-level.ts';
+import type { LogFormat, StandaloneConfig } from './read-standalone-config.ts';
 
 /** A line a standalone server writes of itself (at start, on a restart, on a failure), before it is formatted. */
 export interface LogRecord {
@@ -15,9 +16,21 @@ export interface LogRecord {
  * The text to write for `records`, in one write so that a reader who waits
  * for the first line sees them all: each `msg` on its own line in the `text`
  * format, or one {@link jsonLogLine} each with `msg` and its fields in `json`.
+ * Records below `threshold` (`PLANT_STORE_LOG_LEVEL`) are left out: `''`
+ * when none is left, which the caller then does not write.
  */
-export function formatLogRecords(records: readonly LogRecord[], format: LogFormat): string {
-  if (format === 'text') return records.map((record) => record.msg).join('\n');
+export function formatLogRecords(records: readonly LogRecord[], format: LogFormat, threshold: LogLevel = 'debug'): string {
+  const written = records.filter((record) => writesLevel(threshold, record.level));
+  if (format === 'text') return written.map((record) => record.msg).join('\n');
   const time = new Date();
-  return records.map((record) => jsonLogLine(record.level, { msg: record.msg, ...record.fields }, time)).join('\n');
+  return written.map((record) => jsonLogLine(record.level, { msg: record.msg, ...record.fields }, time)).join('\n');
+}
+
+/**
+ * Writes `records` to standard output in the configured format, leaving out
+ * those below the configured level, and nothing at all when none is left.
+ */
+export function writeLogRecords(records: readonly LogRecord[], config: Pick<StandaloneConfig, 'logFormat' | 'logLevel'>): void {
+  const text = formatLogRecords(records, config.logFormat, config.logLevel);
+  if (text !== '') console.log(text);
 }

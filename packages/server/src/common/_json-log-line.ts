@@ -1,6 +1,6 @@
 // Runs in every standalone server: plain data.
 /** How much a log line matters, as log collectors read a JSON line's `level`. */
-export type LogLevel = 'info' | 'warn' | 'error';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * One log line as a JSON object (`PLANT_STORE_LOG_FORMAT=json`): `time`

@@ -26,11 +26,19 @@ describe('standaloneErrorLog', () => {
       level: 'error',
       msg: 'plant-store: unexpected error',
       requestId: 'req-7',
+      traceId: null,
       method: 'POST',
       path: '/plants',
       kind: 'storage-unavailable',
       error: 'Error: insert failed (cause: TypeError: connection refused)',
     });
+  });
+
+  it('json: the trace id of a valid traceparent', () => {
+    const written = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const traced = { ...request, header: (name: string) => (name === 'traceparent' ? '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' : undefined) };
+    standaloneErrorLog('json')(new Error('boom'), { ...context, request: traced });
+    expect(JSON.parse(written.mock.calls[0]![0] as string)).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
   });
 
   it('text: the line operators know, with the request id, and the error as the console shows it', () => {

@@ -11,7 +11,9 @@ import { standaloneErrorLog } from './_standalone-error-log.ts';
  * server of its own: a request id on every answer, `/healthz` and `/readyz`,
  * the docs page (unless `PLANT_STORE_DOCS=off`), CORS for the origins of
  * `PLANT_STORE_CORS_ORIGINS`, unexpected errors in the configured log
- * format (unless `served` has its own `onError`), and the refusals of
+ * format (unless `served` has its own `onError`), the metrics at `/metrics`
+ * behind the token (unless `PLANT_STORE_METRICS=off`; those `served` made, or
+ * new ones), a tracer `served` brings, and the refusals of
  * requests the server cannot read declared in the served document (the
  * Node, Deno and workerd servers send all three; Bun sends 408 itself and
  * leaves the other two to the runtime).
@@ -24,6 +26,7 @@ export function standaloneHandlerOptions(config: StandaloneConfig, served: Serve
     health: true,
     protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[],
     ...(config.docs ? { docs: docsPage } : {}),
+    metrics: config.metrics ? (served.metrics ?? true) : false,
     ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
   };
 }

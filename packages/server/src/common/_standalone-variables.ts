@@ -35,6 +35,15 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     meaning: 'accepted bearer tokens, comma-separated; set with none in it, the start stops',
   },
   {
+    name: 'PLANT_STORE_JWT_ISSUER',
+    default: 'unset (fixed tokens)',
+    meaning: 'verify JWTs instead of PLANT_STORE_TOKENS: the iss they must carry, e.g. https://tenant.eu.auth0.com/',
+  },
+  { name: 'PLANT_STORE_JWT_AUDIENCE', default: 'unset', meaning: 'with PLANT_STORE_JWT_ISSUER: the aud a JWT must name; comma-separated for several' },
+  { name: 'PLANT_STORE_JWKS_URL', default: 'unset', meaning: "with PLANT_STORE_JWT_ISSUER: the issuer's keys (its jwks_uri)" },
+  { name: 'PLANT_STORE_JWT_SCOPE', default: 'unset (no scope required)', meaning: 'scopes a JWT must grant in scope or scp, space-separated; else 403' },
+  { name: 'PLANT_STORE_JWKS_COOLDOWN', default: '30', meaning: 'seconds between two fetches of the JWKS at most, 0 to 3600' },
+  {
     name: 'PLANT_STORE_DATABASE_URL',
     default: 'sqlite:.plant-store/plants.db (memory on Node 20; D1 on workerd)',
     meaning: 'where plants are kept: memory:, sqlite:PATH, a file: URL or postgres://…',

@@ -10,5 +10,9 @@ import type { StandaloneConfig, StandaloneEnv } from './read-standalone-config.t
  */
 export type BuildOptions = (config: StandaloneConfig, env: StandaloneEnv) => ServedOptions;
 
-/** The handler options a standalone server decides: the store, the tokens, where errors go. */
-export type ServedOptions = Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError'>;
+/**
+ * The handler options a standalone server decides: the store, the tokens,
+ * where errors go, and the metrics (fed by the store's group commits) and
+ * tracer the launcher made.
+ */
+export type ServedOptions = Pick<PlantHandlerOptions, 'store' | 'authenticate' | 'onError' | 'metrics' | 'tracer'>;

@@ -9,19 +9,21 @@ describe('formatAccessLog', () => {
     expect(format({ method: undefined, url: undefined, status: 400, ms: 0.25 })).toBe('- - 400 0.3ms');
   });
 
-  it('json: one object per line with time, level, requestId, method, path (no query), status and ms, in that order', () => {
-    const line = formatAccessLog('json')({ method: 'POST', url: '/plants?token=secret', status: 503, ms: 12.345, requestId: 'req-1' });
+  it('json: one object per line with time, level, requestId, traceId, method, path (no query), status and ms, in that order', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const line = formatAccessLog('json')({ method: 'POST', url: '/plants?token=secret', status: 503, ms: 12.345, requestId: 'req-1', traceId });
     expect(line).not.toContain('\n');
     expect(line).not.toContain('secret');
     const parsed = JSON.parse(line) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['time', 'level', 'requestId', 'method', 'path', 'status', 'ms']);
-    expect(parsed).toMatchObject({ level: 'info', requestId: 'req-1', method: 'POST', path: '/plants', status: 503, ms: 12.3 });
+    expect(Object.keys(parsed)).toEqual(['time', 'level', 'requestId', 'traceId', 'method', 'path', 'status', 'ms']);
+    expect(parsed).toMatchObject({ level: 'info', requestId: 'req-1', traceId, method: 'POST', path: '/plants', status: 503, ms: 12.3 });
     expect(new Date(parsed['time'] as string).toISOString()).toBe(parsed['time']);
   });
 
   it('json: null for what is not known (a refusal of a request whose head was not read)', () => {
     expect(JSON.parse(formatAccessLog('json')({ method: undefined, url: undefined, status: 431, ms: 0.04 }))).toMatchObject({
       requestId: null,
+      traceId: null,
       method: null,
       path: null,
       status: 431,

@@ -14,20 +14,24 @@ export interface AccessLogEntry {
   readonly ms: number;
   /** The answer's `X-Request-Id`, when it has one. */
   readonly requestId?: string | undefined;
+  /** The trace the request belongs to, from its valid `traceparent` header. */
+  readonly traceId?: string | undefined;
 }
 
 /**
  * How a server writes its access log in `format`: `text` is
  * {@link accessLogLine}'s `POST /plants 200 0.4ms` (`-` for what was not
  * read); `json` is one object per line with `time`, `level` (`info`),
- * `requestId`, `method`, `path` (without the query, which may hold secrets),
- * `status` and `ms` (one decimal), `null` for what is not known.
+ * `requestId`, `traceId` (of a valid `traceparent`), `method`, `path`
+ * (without the query, which may hold secrets), `status` and `ms` (one
+ * decimal), `null` for what is not known.
  */
 export function formatAccessLog(format: LogFormat): (entry: AccessLogEntry) => string {
   if (format === 'text') return (entry) => accessLogLine(entry.method ?? '-', entry.url ?? '-', entry.status, entry.ms);
   return (entry) =>
     jsonLogLine('info', {
       requestId: entry.requestId ?? null,
+      traceId: entry.traceId ?? null,
       method: entry.method ?? null,
       path: entry.url === undefined ? null : withoutQuery(entry.url),
       status: entry.status,

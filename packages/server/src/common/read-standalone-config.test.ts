@@ -35,6 +35,18 @@ describe('readStandaloneConfig', () => {
     expect(withDatabase.store).toEqual({ kind: 'postgres', url: 'postgres://u:secret@db/plants' });
   });
 
+  it('reads the log level and the metrics switch: info and on unless set; an invalid level refused in one line', () => {
+    const config = readStandaloneConfig({ PLANT_STORE_TOKENS: 't' });
+    expect([config.logLevel, config.metrics]).toEqual(['info', true]);
+    const set = readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_LOG_LEVEL: ' WARN ', PLANT_STORE_METRICS: 'off' });
+    expect([set.logLevel, set.metrics]).toEqual(['warn', false]);
+    for (const level of ['error', 'debug']) expect(readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_LOG_LEVEL: level }).logLevel).toBe(level);
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_LOG_LEVEL: 'verbose' })).toThrow(
+      'PLANT_STORE_LOG_LEVEL: expected info or error or warn or debug, got "verbose"',
+    );
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_METRICS: 'maybe' })).toThrow(/^PLANT_STORE_METRICS: expected on or off/);
+  });
+
   it('defaults to text logs, the docs page on and CORS off', () => {
     const config = readStandaloneConfig({ PLANT_STORE_TOKENS: 't' });
     expect([config.logFormat, config.docs, config.corsOrigins]).toEqual(['text', true, []]);

@@ -2,6 +2,7 @@
 import { staticTokens, type Authenticate } from '@plant-store/core';
 import { parseCorsOrigins } from './_parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
+import { jwtVerifier, parseJwtSettings, type JwtSettings } from './_parse-jwt-settings.ts';
 import { parseSwitch } from './_parse-switch.ts';
 
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
@@ -12,6 +13,11 @@ export interface StandaloneEnv {
   readonly HOST?: string | undefined;
   readonly PORT?: string | undefined;
   readonly PLANT_STORE_TOKENS?: string | undefined;
+  readonly PLANT_STORE_JWT_ISSUER?: string | undefined;
+  readonly PLANT_STORE_JWT_AUDIENCE?: string | undefined;
+  readonly PLANT_STORE_JWKS_URL?: string | undefined;
+  readonly PLANT_STORE_JWT_SCOPE?: string | undefined;
+  readonly PLANT_STORE_JWKS_COOLDOWN?: string | undefined;
   readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
   readonly PLANT_STORE_DATABASE_URL?: string | undefined;
   readonly PLANT_STORE_WORKERS?: string | undefined;
@@ -27,6 +33,8 @@ export interface StandaloneConfig {
   readonly authenticate: Authenticate;
   /** Set when `PLANT_STORE_TOKENS` was unset: the one token accepted, to print once. */
   readonly generatedToken?: string;
+  /** Set when tokens are JWTs (`PLANT_STORE_JWT_ISSUER` and its companions) instead of `PLANT_STORE_TOKENS`. */
+  readonly jwt?: JwtSettings;
   readonly accessLog: boolean;
   /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
   readonly store: StoreChoice;
@@ -59,6 +67,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const portText = env.PORT?.trim() || '8080';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new TypeError(`PORT: expected 0 to 65535, got ${JSON.stringify(portText)}`);
+  // JWTs (docs/auth-jwt.md) or fixed tokens, never both: parseJwtSettings refuses the two together.
+  const jwt = parseJwtSettings(env);
   const tokens = (env.PLANT_STORE_TOKENS ?? '')
     .split(',')
     .map((token) => token.trim())
@@ -66,10 +76,10 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   if (tokens.length === 0 && env.PLANT_STORE_TOKENS !== undefined) {
     throw new TypeError('PLANT_STORE_TOKENS: set but holds no token; set it to the accepted tokens, comma-separated, or unset it to have one made and printed');
   }
-  const generatedToken = tokens.length === 0 ? randomToken() : undefined;
+  const generatedToken = tokens.length === 0 && jwt === undefined ? randomToken() : undefined;
   let authenticate: Authenticate;
   try {
-    authenticate = staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+    authenticate = jwt !== undefined ? jwtVerifier(jwt) : staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
   } catch (error) {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
@@ -99,6 +109,7 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     corsOrigins,
     docs,
     ...(generatedToken === undefined ? {} : { generatedToken }),
+    ...(jwt === undefined ? {} : { jwt }),
   };
 }
 

@@ -1,5 +1,6 @@
 // Runs in every standalone launcher: plain data.
 import type { LogRecord } from './_format-log-records.ts';
+import { jwtStartupLine } from './_parse-jwt-settings.ts';
 import type { StandaloneConfig } from './read-standalone-config.ts';
 
 /** What the startup line says of the store: where it keeps plants, and a warning when they will not last. */
@@ -19,6 +20,7 @@ export function startupRecords(config: StandaloneConfig, url: string, store: Sto
   ];
   if (store.warning !== undefined) records.push({ level: 'warn', msg: store.warning });
   if (config.generatedToken !== undefined) records.push({ level: 'warn', msg: generatedTokenLine(config.generatedToken) });
+  if (config.jwt !== undefined) records.push({ level: 'info', msg: jwtStartupLine(config.jwt) });
   return records;
 }
 

@@ -1,6 +1,6 @@
 // Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './_deno-worker-permissions.ts';
-import { formatLogRecords } from '../common/_format-log-records.ts';
+import { formatLogRecords, writeLogRecords } from '../common/_format-log-records.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import type { BuildOptions } from '../common/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';
@@ -77,7 +77,7 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     const running = await serveStandalone(config, served, config.workers > 1);
     const records = startupRecords(config, running.url, served.store);
     if (supervised) tellDenoSupervisor({ type: 'plant-store:listening', url: running.url, records });
-    else console.log(formatLogRecords(records, config.logFormat));
+    else writeLogRecords(records, config);
     // With several processes on the port, a check connection may be taken by any of them.
     const watch = config.workers > 1 ? watchSharedAccepting : watchAccepting;
     const stopWatching = watch(running.server, config.host, Number(new URL(running.url).port), () => {

@@ -50,7 +50,7 @@ describe('createStandalone', () => {
     expect(JSON.parse(await response.text())).toMatchObject({ error: 1402 });
     const requestId = response.headers.get('x-request-id');
     expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { time: expect.any(String), level: 'info', requestId, method: 'POST', path: '/plants', status: 408, ms: expect.any(Number) },
+      { time: expect.any(String), level: 'info', requestId, traceId: null, method: 'POST', path: '/plants', status: 408, ms: expect.any(Number) },
     ]);
   });
 

@@ -1,6 +1,8 @@
 // Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
 import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
 import { createFetchHandlerWithIds, pathAndQuery } from '@plant-store/adapter-fetch/internal';
+import { parseTraceparent } from '@plant-store/core';
+import { writesLevel } from '../common/_log-level.ts';
 import type { BuildOptions } from '../common/build-options.ts';
 import { formatAccessLog } from '../common/format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
@@ -28,7 +30,9 @@ export function createStandalone(
   config: StandaloneConfig = readStandaloneConfig(env),
 ): Standalone {
   const options = standaloneHandlerOptions(config, build(config, env));
-  if (!config.accessLog) return { config, fetch: createFetchHandler(options) };
+  // Access-log lines are written at level info.
+  if (!config.accessLog || !writesLevel(config.logLevel, 'info')) return { config, fetch: createFetchHandler(options) };
+  const traced = config.logFormat === 'json';
   // The handler tells the id the core chose for each answer, keyed by the request, which the log below
   // holds until it writes the line.
   const requestIds = new WeakMap<Request, string>();
@@ -47,6 +51,7 @@ export function createStandalone(
           status: response.status,
           ms,
           requestId: requestIds.get(request),
+          traceId: traced ? parseTraceparent(request.headers.get('traceparent') ?? undefined)?.traceId : undefined,
         }),
       );
       return response;

@@ -1,6 +1,9 @@
 // Runs in the Node, Bun and Deno launchers.
+import { createPlantMetrics, type PlantMetrics } from '@plant-store/core';
 import type { BuildOptions, ServedOptions } from '../common/build-options.ts';
+import { loadOpenTelemetryTracer } from '../common/load-open-telemetry-tracer.ts';
 import { openStore } from './_open-store.ts';
+import { processSample } from './_process-sample.ts';
 import type { StandaloneConfig, StandaloneEnv } from '../common/read-standalone-config.ts';
 import type { StoreDescription } from '../common/startup-lines.ts';
 
@@ -14,10 +17,25 @@ export interface Served {
 
 /**
  * The configured store with the configured tokens, or what `build` gives
- * instead (test fixtures, which keep their own store).
+ * instead (test fixtures, which keep their own store); with the metrics
+ * (unless `PLANT_STORE_METRICS=off`), fed by the store's group commits, and
+ * an OpenTelemetry tracer when `@opentelemetry/api` is installed and a
+ * tracer provider is registered.
  */
 export async function openServed(config: StandaloneConfig, env: StandaloneEnv, build?: BuildOptions): Promise<Served> {
-  if (build !== undefined) return { options: build(config, env), store: { description: 'given by the launcher' }, close: async () => {} };
-  const opened = await openStore(config.store);
-  return { options: { store: opened.store, authenticate: config.authenticate }, store: opened, close: () => opened.close() };
+  const metrics = config.metrics ? processMetrics(config) : undefined;
+  const tracer = await loadOpenTelemetryTracer();
+  const observed = { ...(metrics === undefined ? {} : { metrics }), ...(tracer === undefined ? {} : { tracer }) };
+  if (build !== undefined) return { options: { ...build(config, env), ...observed }, store: { description: 'given by the launcher' }, close: async () => {} };
+  const opened = await openStore(config.store, metrics === undefined ? undefined : (size) => metrics.observeGroupCommit(size));
+  return { options: { store: opened.store, authenticate: config.authenticate, ...observed }, store: opened, close: () => opened.close() };
+}
+
+/**
+ * The metrics of one process, with its CPU and memory; with several
+ * processes on one port, each one's series carry its `process_pid`, since a
+ * scrape reaches one process (docs/operations.md, "Several processes").
+ */
+function processMetrics(config: StandaloneConfig): PlantMetrics {
+  return createPlantMetrics({ processSample, ...(config.workers > 1 ? { labels: { process_pid: String(process.pid) } } : {}) });
 }

@@ -28,7 +28,8 @@ const MEMORY_WARNING =
   'set PLANT_STORE_DATABASE_URL=sqlite:PATH (Node 22.13+, Bun, Deno) or postgres://… to keep them';
 
 /**
- * Opens the store `choice` names (docs/contract.md, "Stores"). The default is
+ * Opens the store `choice` names (docs/contract.md, "Stores"), telling
+ * `onGroupCommit` the size of each commit of a SQLite or PostgreSQL store. The default is
  * a SQLite file at {@link DEFAULT_SQLITE_FILE} wherever the runtime has
  * SQLite, else (Node 20) the memory store, with a warning.
  *
@@ -37,7 +38,8 @@ const MEMORY_WARNING =
  *   its connect timeout. When the default file is what fails, the line says
  *   it is the default (the user set nothing) and how to choose another place.
  */
-export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
+export async function openStore(choice: StoreChoice, onGroupCommit?: (size: number) => void): Promise<OpenedStore> {
+  const observer = onGroupCommit === undefined ? {} : { onGroupCommit };
   switch (choice.kind) {
     case 'memory':
       return { store: createMemoryStore(), description: 'memory', warning: MEMORY_WARNING, close: async () => {} };
@@ -50,12 +52,12 @@ export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
       } catch (error) {
         throw defaultPlaceError(whyNoDirectory(DEFAULT_DATA_DIR, error));
       }
-      return openSqlite(DEFAULT_SQLITE_FILE, (cause) => defaultPlaceError(`it cannot be opened (${cause})`));
+      return openSqlite(DEFAULT_SQLITE_FILE, observer, (cause) => defaultPlaceError(`it cannot be opened (${cause})`));
     case 'sqlite':
-      return openSqlite(choice.path);
+      return openSqlite(choice.path, observer);
     case 'postgres': {
       const where = redact(choice.url);
-      const store = await createPostgresStore({ url: choice.url }).catch((error: unknown) => {
+      const store = await createPostgresStore({ url: choice.url, ...observer }).catch((error: unknown) => {
         throw new Error(`PLANT_STORE_DATABASE_URL: cannot use PostgreSQL at ${where}: ${messageOf(error)}`);
       });
       return { store, description: `postgres at ${where}`, close: () => store.close() };
@@ -69,10 +71,11 @@ export async function openStore(choice: StoreChoice): Promise<OpenedStore> {
  */
 async function openSqlite(
   path: string,
+  observer: { readonly onGroupCommit?: (size: number) => void },
   failed = (cause: string) => new Error(`PLANT_STORE_DATABASE_URL: cannot use the SQLite file ${resolve(path)}: ${cause}`),
 ): Promise<OpenedStore> {
   const absolute = resolve(path);
-  const store = await createSqliteStore({ path: absolute }).catch((error: unknown) => {
+  const store = await createSqliteStore({ path: absolute, ...observer }).catch((error: unknown) => {
     throw failed(messageOf(error));
   });
   return { store, description: `sqlite at ${absolute}`, close: () => store.close() };

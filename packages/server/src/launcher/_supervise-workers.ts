@@ -1,6 +1,6 @@
 // Runs in the supervisor process of a Node, Bun or Deno server with PLANT_STORE_WORKERS.
 import { isSqliteAvailable } from '@plant-store/store-sqlite';
-import { formatLogRecords, type LogRecord } from '../common/_format-log-records.ts';
+import { formatLogRecords, writeLogRecords, type LogRecord } from '../common/_format-log-records.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { generatedTokenLine } from '../common/startup-lines.ts';
@@ -110,7 +110,7 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
         // Workers were handed the made token as if configured, so only the supervisor knows to print it.
         const token: LogRecord[] = config.generatedToken === undefined ? [] : [{ level: 'warn', msg: generatedTokenLine(config.generatedToken) }];
         const listening: LogRecord = { ...first, msg: `${first.msg} with ${config.workers} processes`, fields: { ...first.fields, workers: config.workers } };
-        console.log(formatLogRecords([listening, ...rest, ...token], config.logFormat));
+        writeLogRecords([listening, ...rest, ...token], config);
       },
       exit: (code, signal) => ended(String(signal ?? code)),
     };

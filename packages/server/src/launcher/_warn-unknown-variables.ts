@@ -1,7 +1,7 @@
 // Runs in the Node, Bun, Deno and workerd launchers, before the server starts.
 import { formatLogRecords } from '../common/_format-log-records.ts';
 import type { StandaloneEnv } from '../common/read-standalone-config.ts';
-import { startLogFormat } from '../common/_start-log-format.ts';
+import { startLogFormat, startLogLevel } from '../common/_start-log-format.ts';
 import { unknownVariableWarnings } from '../common/_unknown-variable-warnings.ts';
 import type { Runtime } from '../common/_standalone-variables.ts';
 
@@ -15,5 +15,6 @@ import type { Runtime } from '../common/_standalone-variables.ts';
  */
 export function warnUnknownVariables(names: Iterable<string>, runtime: Runtime, env: StandaloneEnv): void {
   const records = unknownVariableWarnings(names, runtime);
-  if (records.length > 0) console.error(formatLogRecords(records, startLogFormat(env)));
+  const text = formatLogRecords(records, startLogFormat(env), startLogLevel(env));
+  if (text !== '') console.error(text);
 }

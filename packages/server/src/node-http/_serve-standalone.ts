@@ -4,10 +4,12 @@ import type { Served } from '../launcher/_open-served.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
+import { writesLevel } from '../common/_log-level.ts';
 
 /**
  * {@link serve} as the standalone Node and Deno servers run it: the
- * configured address, log format and access log, over what `served` holds.
+ * configured address, log format and access log (written at level `info`,
+ * so not below it), over what `served` holds.
  * A listen that fails rejects with the error {@link explainListenError} gives,
  * naming `HOST` or `PORT` and what to do.
  *
@@ -19,7 +21,7 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     host: config.host,
     port: config.port,
     logFormat: config.logFormat,
-    ...(config.accessLog ? {} : { accessLog: false as const }),
+    ...(config.accessLog && writesLevel(config.logLevel, 'info') ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
   }).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);

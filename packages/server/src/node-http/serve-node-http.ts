@@ -4,7 +4,7 @@ import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type 
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rawHeader } from '@plant-store/adapter-node/internal';
-import { PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
+import { parseTraceparent, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../common/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
 import type { LogFormat } from '../common/read-standalone-config.ts';
@@ -73,6 +73,8 @@ export async function serveNodeHttp(
   const sink = options.accessLog === undefined ? stdoutLog : options.accessLog;
   const format = formatAccessLog(options.logFormat ?? 'text');
   const log = sink === false ? false : (entry: AccessLogEntry) => sink(format(entry));
+  // Only the JSON lines carry the trace id, so only they read it.
+  const traced = options.logFormat === 'json';
   const connections = new WeakMap<Socket, Connection>();
   // Nothing is tracked per request: a refusal finds the answers still owed on
   // its connection through Node's own queue (see whenAnswered).
@@ -87,6 +89,7 @@ export async function serveNodeHttp(
           ms: performance.now() - started,
           // Recorded by whoever chose it as the answer was written: the core, through the handler, or this server.
           requestId: requestIds ? recordedRequestId(res) : undefined,
+          traceId: traced ? traceIdOf(req) : undefined,
         }),
       );
     }
@@ -256,7 +259,14 @@ function answerClientError(
     if (log !== false) {
       const { status } = PROTOCOL_ERRORS[kind];
       const ms = performance.now() - connection.acceptedAt;
-      log({ method: unreadable?.req.method, url: unreadable?.req.url, status, ms, requestId });
+      log({
+        method: unreadable?.req.method,
+        url: unreadable?.req.url,
+        status,
+        ms,
+        requestId,
+        traceId: unreadable === undefined ? undefined : traceIdOf(unreadable.req),
+      });
     }
   });
 }
@@ -285,6 +295,11 @@ function whenAnswered(socket: Socket, then: (unreadable: ServerResponse | undefi
   };
   current.once('finish', next);
   current.once('close', next);
+}
+
+/** The trace id of the request's `traceparent`, when it is valid (W3C Trace Context). */
+function traceIdOf(req: IncomingMessage): string | undefined {
+  return parseTraceparent(rawHeader(req, 'traceparent'))?.traceId;
 }
 
 const stdoutLog = batchLines((text) => process.stdout.write(`${text}\n`));

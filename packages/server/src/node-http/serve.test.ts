@@ -64,7 +64,12 @@ describe('serve with requestId and logFormat json', () => {
     const lines: string[] = [];
     const running = await start(lines);
     const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
-    const echoed = await send(running.url, { path: '/plants?token=x', headers: { ...headers, 'x-request-id': 'trace-42' }, body: '{"id":1,"name":"n"}' });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const echoed = await send(running.url, {
+      path: '/plants?token=x',
+      headers: { ...headers, 'x-request-id': 'trace-42', traceparent },
+      body: '{"id":1,"name":"n"}',
+    });
     const made = await send(running.url, { path: '/plants', headers: { ...headers, 'x-request-id': 'has space' }, body: '{"id":1,"name":"n"}' });
     const twice = await send(running.url, { method: 'GET', path: '/nowhere', headers: { 'x-request-id': ['a', 'b'] } });
     await running.close();
@@ -72,11 +77,21 @@ describe('serve with requestId and logFormat json', () => {
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(twice.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.map(parse)).toEqual([
-      { time: expect.any(String), level: 'info', requestId: 'trace-42', method: 'POST', path: '/plants', status: 200, ms: expect.any(Number) },
+      {
+        time: expect.any(String),
+        level: 'info',
+        requestId: 'trace-42',
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        method: 'POST',
+        path: '/plants',
+        status: 200,
+        ms: expect.any(Number),
+      },
       {
         time: expect.any(String),
         level: 'info',
         requestId: made.headers['x-request-id'],
+        traceId: null,
         method: 'POST',
         path: '/plants',
         status: 200,
@@ -86,6 +101,7 @@ describe('serve with requestId and logFormat json', () => {
         time: expect.any(String),
         level: 'info',
         requestId: twice.headers['x-request-id'],
+        traceId: null,
         method: 'GET',
         path: '/nowhere',
         status: 404,
@@ -113,6 +129,7 @@ describe('serve with requestId and logFormat json', () => {
         time: expect.any(String),
         level: 'info',
         requestId: answers[0]!.headers['x-request-id'],
+        traceId: null,
         method: null,
         path: null,
         status: 400,
@@ -122,12 +139,13 @@ describe('serve with requestId and logFormat json', () => {
         time: expect.any(String),
         level: 'info',
         requestId: answers[1]!.headers['x-request-id'],
+        traceId: null,
         method: null,
         path: null,
         status: 431,
         ms: expect.any(Number),
       },
-      { time: expect.any(String), level: 'info', requestId: 'no-host', method: 'GET', path: '/healthz', status: 400, ms: expect.any(Number) },
+      { time: expect.any(String), level: 'info', requestId: 'no-host', traceId: null, method: 'GET', path: '/healthz', status: 400, ms: expect.any(Number) },
     ]);
   });
 });

@@ -1,7 +1,7 @@
 // Runs on Node, on Deno (its node:http): the standalone node:http server of Plant Store.
 import type { NodeHandlerOptions } from '@plant-store/adapter-node';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
-import { PROTOCOL_ERRORS, type ProtocolErrorKind } from '@plant-store/core';
+import { createPlantMetrics, PROTOCOL_ERRORS, type ProtocolErrorKind } from '@plant-store/core';
 import { recordRequestId } from './_request-ids.ts';
 import { serveNodeHttp, type RunningServer, type ServerOptions } from './serve-node-http.ts';
 
@@ -25,8 +25,18 @@ export interface ServeOptions extends NodeHandlerOptions, ServerOptions {}
  */
 export function serve(options: ServeOptions): Promise<RunningServer> {
   // This server sends every protocol error itself, so the document it serves declares them.
-  const handlerOptions = { protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], ...options };
+  // Made here for `metrics: true`, so that a close can say the server drains.
+  const metrics = options.metrics === true ? createPlantMetrics() : options.metrics || undefined;
+  const handlerOptions = { protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], ...options, metrics };
   // The access log learns each answer's request id from the core, as the answer is written.
   const handler = createNodeHandlerWithIds(handlerOptions, options.accessLog === false ? undefined : recordRequestId);
-  return serveNodeHttp(handler, options, options.requestId === true);
+  const started = serveNodeHttp(handler, options, options.requestId === true);
+  if (metrics === undefined) return started;
+  return started.then((running) => ({
+    ...running,
+    close() {
+      metrics.setDraining(true);
+      return running.close();
+    },
+  }));
 }

@@ -3,7 +3,8 @@ import cluster from 'node:cluster';
 import type { BuildOptions } from '../common/build-options.ts';
 import { runCluster } from './_run-cluster.ts';
 import { openServed } from '../launcher/_open-served.ts';
-import { formatLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_format-log-records.ts';
+import { writesLevel } from '../common/_log-level.ts';
 import { logWarningsAsJson } from './_log-warnings-as-json.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
@@ -30,7 +31,8 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     // The primary has warned already: cluster workers share its environment.
     if (cluster.isPrimary) warnUnknownVariables(Object.keys(env), 'Node', env);
     const config = readStandaloneConfig(env);
-    if (config.logFormat === 'json') logWarningsAsJson();
+    // The runtime's warnings at level warn: as JSON in the JSON format, and not at all below warn.
+    if (config.logFormat === 'json' || !writesLevel(config.logLevel, 'warn')) logWarningsAsJson(writesLevel(config.logLevel, 'warn'));
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     // A worker whose primary is gone cannot tell it anything (EPIPE); it exits on the
     // disconnect that follows, instead of crashing with a stack trace.
@@ -57,7 +59,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     const records = startupRecords(config, running.url, served.store);
     // A worker of several tells the primary, which prints one startup block for all.
     if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', url: running.url, records } satisfies ListeningMessage);
-    else console.log(formatLogRecords(records, config.logFormat));
+    else writeLogRecords(records, config);
   } catch (error) {
     stopOnStartError(error, env);
   }

@@ -10,6 +10,7 @@ import { proxyToWorker } from './_proxy-to-worker.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 import { serveNodeHttp } from '../node-http/serve-node-http.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
+import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
 import { formatLogRecords } from '../common/_format-log-records.ts';
 import { startupRecords } from '../common/startup-lines.ts';
@@ -82,7 +83,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
         unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
         bindings: {
           ...bindings,
-          PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '',
+          ...(config.jwt === undefined ? { PLANT_STORE_TOKENS: config.generatedToken ?? process.env['PLANT_STORE_TOKENS'] ?? '' } : jwtBindings(config.jwt)),
           // The front writes the access log, refusals included.
           PLANT_STORE_ACCESS_LOG: 'off',
           // As read here, so that the Worker cannot disagree with what was checked at start.
@@ -204,4 +205,15 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as { code?: unknown }).code === 'EPERM';
   }
+}
+
+/** The JWT settings as the Worker reads them again; the JWKS is fetched by the Worker itself, through workerd's outbound network. */
+function jwtBindings(jwt: JwtSettings): Record<string, string> {
+  return {
+    PLANT_STORE_JWT_ISSUER: jwt.issuer,
+    PLANT_STORE_JWT_AUDIENCE: jwt.audience.join(','),
+    PLANT_STORE_JWKS_URL: jwt.jwksUrl,
+    PLANT_STORE_JWKS_COOLDOWN: String(jwt.cooldownSeconds),
+    ...(jwt.scope === undefined ? {} : { PLANT_STORE_JWT_SCOPE: jwt.scope }),
+  };
 }

@@ -1,0 +1,149 @@
+// Runs on Node under Vitest, driving the standalone server on Node, Bun, Deno and workerd (side by side) against an issuer
+// on 127.0.0.1: JWTs verified with the issuer's keys, each refusal with its code, key rotation, bounded JWKS fetches,
+// and the issuer gone.
+import { Agent } from 'node:http';
+import { send, type RawResponse } from '@plant-store/testing';
+import { SignJWT, type JWTPayload } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
+import { until } from './support/outage-load.ts';
+
+const AUDIENCE = 'https://plants.example.com';
+const SCOPE = 'plants:write';
+const RUNTIMES = ['Node 20', 'Bun', 'Deno', 'workerd'];
+const FORGED_KIDS = 1000;
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+});
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const code = (response: RawResponse) => (JSON.parse(response.body) as { error?: number }).error;
+
+/** A standalone server verifying JWTs of `issuer` (the JWKS may be fetched once a second at most), with the access log on. */
+async function jwtServer(name: string, issuer: LocalIssuer): Promise<SpawnedServer> {
+  const server = await spawnServer(runtime(name), 'working', {
+    PLANT_STORE_TOKENS: undefined,
+    PLANT_STORE_ACCESS_LOG: 'on',
+    PLANT_STORE_DATABASE_URL: 'memory:',
+    PLANT_STORE_JWT_ISSUER: issuer.url,
+    PLANT_STORE_JWT_AUDIENCE: AUDIENCE,
+    PLANT_STORE_JWKS_URL: issuer.jwksUrl,
+    PLANT_STORE_JWT_SCOPE: SCOPE,
+    PLANT_STORE_JWKS_COOLDOWN: '1',
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+describe.concurrent('the standalone server with PLANT_STORE_JWT_ISSUER', () => {
+  for (const name of RUNTIMES) {
+    it(`on ${name}: accepts the issuer's tokens, refuses the rest with their codes, follows a key rotation, bounds JWKS fetches and outlives the issuer`, async () => {
+      const issuer = await startLocalIssuer();
+      cleanups.push(() => issuer.stop());
+      await issuer.addKey('k1');
+      // An issuer that never answered: its port closed before the server starts.
+      const gone = await startLocalIssuer();
+      await gone.stop();
+      const [server, orphan] = await Promise.all([jwtServer(name, issuer), jwtServer(name, gone)]);
+      expect(server.output()).toContain(
+        `plant-store: bearer tokens are JWTs from ${issuer.url} for ${AUDIENCE}, keys from ${issuer.jwksUrl}, scope ${SCOPE} required`,
+      );
+
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+      cleanups.push(async () => agent.destroy());
+      let id = 1;
+      const sent: string[] = [];
+      const create = (token: string, target = server) => {
+        sent.push(token);
+        const body = `{"id":${id++},"name":"Fern"}`;
+        return send(target.baseUrl, { path: '/plants', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, agent });
+      };
+      const now = Math.floor(Date.now() / 1000);
+      const claims: JWTPayload = { iss: issuer.url, aud: AUDIENCE, sub: 'user-1', exp: now + 600, iat: now, scope: `openid ${SCOPE}` };
+
+      // Nothing cached and the issuer unreachable: the client is told to retry, not that its token is bad.
+      const retry = await create(await issuer.sign(claims, { kid: 'k1' }), orphan);
+      expect([retry.status, code(retry)]).toEqual([503, 1104]);
+      expect(Number(retry.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      await orphan.close();
+
+      const valid = await issuer.sign(claims, { kid: 'k1' });
+      expect((await create(valid)).status).toBe(200);
+
+      const document = JSON.parse((await send(server.baseUrl, { method: 'GET', path: '/openapi.json', agent })).body) as {
+        components: { securitySchemes: Record<string, unknown> };
+        paths: { '/plants': { post: { responses: Record<string, unknown> } } };
+      };
+      expect(document.components.securitySchemes['bearerAuth']).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      expect(Object.keys(document.paths['/plants'].post.responses)).toEqual(expect.arrayContaining(['401', '403', '503']));
+
+      const [header, payload, signature] = valid.split('.');
+      const hmacWithPublicKey = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+        .sign(new TextEncoder().encode(JSON.stringify(issuer.publicJwk('k1'))));
+      const refused: Record<string, string> = {
+        expired: await issuer.sign({ ...claims, exp: now - 120 }, { kid: 'k1' }),
+        'not yet valid': await issuer.sign({ ...claims, nbf: now + 120 }, { kid: 'k1' }),
+        'wrong issuer': await issuer.sign({ ...claims, iss: 'https://other.example/' }, { kid: 'k1' }),
+        'wrong audience': await issuer.sign({ ...claims, aud: 'https://other.example' }, { kid: 'k1' }),
+        'tampered payload': `${header}.${base64url({ ...claims, sub: 'admin' })}.${signature}`,
+        'alg none': `${base64url({ alg: 'none', kid: 'k1' })}.${payload}.`,
+        'HS256 signed with the public key': hmacWithPublicKey,
+        'a kid the JWKS does not have': await issuer.sign(claims, { kid: 'k-unknown', signWith: 'k1' }),
+        'no exp': await issuer.sign({ iss: claims.iss!, aud: AUDIENCE, scope: SCOPE }, { kid: 'k1' }),
+      };
+      for (const [what, token] of Object.entries(refused)) {
+        const answer = await create(token);
+        expect([what, answer.status, code(answer)]).toEqual([what, 401, 1101]);
+        expect(answer.headers['www-authenticate'], what).toBe('Bearer realm="plant-store", error="invalid_token"');
+      }
+      const noScope = await create(await issuer.sign({ ...claims, scope: 'openid plants:read' }, { kid: 'k1' }));
+      expect([noScope.status, code(noScope)]).toEqual([403, 1103]);
+      expect(noScope.headers['www-authenticate']).toBe(`Bearer realm="plant-store", error="insufficient_scope", scope="${SCOPE}"`);
+
+      // Rotation: the issuer publishes a new key and signs with it; the server takes it without a restart.
+      await issuer.addKey('k2', 'ES256');
+      const rotated = await issuer.sign(claims, { kid: 'k2' });
+      await until(async () => (await create(rotated)).status === 200, 15_000, `${name}: a token of the rotated key accepted`);
+
+      // A flood of forged kids: each one unknown, each a reason to refetch, yet the issuer sees about one fetch a second.
+      const forged = await Promise.all(
+        Array.from({ length: FORGED_KIDS }, (_, index) => issuer.sign(claims, { kid: `forged-${index}-${Math.random()}`, signWith: 'k2' })),
+      );
+      const fetchesBefore = issuer.fetches;
+      const began = Date.now();
+      const statuses = new Map<number, number>();
+      const queue = [...forged];
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let token = queue.pop(); token !== undefined; token = queue.pop()) {
+            const { status } = await create(token);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          }
+        }),
+      );
+      const seconds = (Date.now() - began) / 1000;
+      const fetches = issuer.fetches - fetchesBefore;
+      expect([...statuses]).toEqual([[401, FORGED_KIDS]]);
+      // One fetch per cooldown (1 s) that the flood spans, and one already due when it began.
+      expect(fetches, `${fetches} JWKS fetches for ${FORGED_KIDS} forged kids in ${seconds.toFixed(1)} s`).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+
+      // The issuer stops: tokens of a cached key still work; a kid that needs the issuer gets the retry answer.
+      await issuer.stop();
+      expect((await create(rotated)).status).toBe(200);
+      const needsIssuer = await issuer.sign(claims, { kid: 'k-after-stop', signWith: 'k2' });
+      let answer: RawResponse | undefined;
+      await until(async () => (answer = await create(needsIssuer)).status === 503, 15_000, `${name}: 503 for an unknown kid with the issuer down`);
+      expect(code(answer!)).toBe(1104);
+      expect(Number(answer!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect((await create(rotated)).status).toBe(200);
+
+      // No token, nor its payload or signature, reached the log.
+      const output = server.output();
+      expect(output).toContain('POST /plants 401');
+      for (const token of new Set(sent)) for (const part of token.split('.').filter((part) => part.length > 8)) expect(output).not.toContain(part);
+    });
+  }
+});
