@@ -51,6 +51,16 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
   { name: 'PLANT_STORE_ACCESS_LOG', default: 'on', meaning: 'switch: off turns the access log off' },
   { name: 'PLANT_STORE_LOG_FORMAT', default: 'text', meaning: 'json writes every log line as one JSON object' },
   {
+    name: 'PLANT_STORE_LOG_LEVEL',
+    default: 'info',
+    meaning: 'least severe line written: error, warn, info (startup and access log) or debug',
+  },
+  {
+    name: 'PLANT_STORE_METRICS',
+    default: 'on',
+    meaning: 'switch: off turns the Prometheus metrics at /metrics (behind the token) off',
+  },
+  {
     name: 'PLANT_STORE_CORS_ORIGINS',
     default: 'unset (CORS off)',
     meaning: 'origins whose pages may call it, comma-separated (https://app.example.com), or * for any',

@@ -4,6 +4,8 @@ import { parseCorsOrigins } from './_parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
 import { jwtVerifier, parseJwtSettings, type JwtSettings } from './_parse-jwt-settings.ts';
 import { parseSwitch } from './_parse-switch.ts';
+import type { LogLevel } from './_json-log-line.ts';
+import { LOG_LEVELS } from './_log-level.ts';
 
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
 export type LogFormat = 'text' | 'json';
@@ -22,6 +24,8 @@ export interface StandaloneEnv {
   readonly PLANT_STORE_DATABASE_URL?: string | undefined;
   readonly PLANT_STORE_WORKERS?: string | undefined;
   readonly PLANT_STORE_LOG_FORMAT?: string | undefined;
+  readonly PLANT_STORE_LOG_LEVEL?: string | undefined;
+  readonly PLANT_STORE_METRICS?: string | undefined;
   readonly PLANT_STORE_CORS_ORIGINS?: string | undefined;
   readonly PLANT_STORE_DOCS?: string | undefined;
 }
@@ -42,6 +46,10 @@ export interface StandaloneConfig {
   readonly workers: number;
   /** How every log line is written (`PLANT_STORE_LOG_FORMAT`); `text` unless set. */
   readonly logFormat: LogFormat;
+  /** The least severe line written (`PLANT_STORE_LOG_LEVEL`); `info` unless set. */
+  readonly logLevel: LogLevel;
+  /** Whether `/metrics` is served, behind the token (`PLANT_STORE_METRICS`); on unless switched off. */
+  readonly metrics: boolean;
   /** Origins allowed by CORS (`PLANT_STORE_CORS_ORIGINS`), as browsers send them, or `*` for all; empty: CORS off. */
   readonly corsOrigins: readonly string[] | '*';
   /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless switched off. */
@@ -96,6 +104,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     );
   }
   const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
+  const logLevel = oneOf('PLANT_STORE_LOG_LEVEL', env.PLANT_STORE_LOG_LEVEL, ['info', ...LOG_LEVELS.filter((level) => level !== 'info')]);
+  const metrics = parseSwitch('PLANT_STORE_METRICS', env.PLANT_STORE_METRICS, true);
   const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
   const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);
   return {
@@ -106,6 +116,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     store,
     workers,
     logFormat,
+    logLevel,
+    metrics,
     corsOrigins,
     docs,
     ...(generatedToken === undefined ? {} : { generatedToken }),

@@ -12,7 +12,8 @@ import { serveNodeHttp } from '../node-http/serve-node-http.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
-import { formatLogRecords } from '../common/_format-log-records.ts';
+import { formatLogRecords, writeLogRecords } from '../common/_format-log-records.ts';
+import { writesLevel } from '../common/_log-level.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
@@ -110,7 +111,13 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
   const running = await serveNodeHttp(
     proxy.handler,
-    { host: config.host, port: config.port, logFormat: config.logFormat, ...(config.accessLog ? {} : { accessLog: false as const }) },
+    {
+      host: config.host,
+      port: config.port,
+      logFormat: config.logFormat,
+      // Access-log lines are written at level info.
+      ...(config.accessLog && writesLevel(config.logLevel, 'info') ? {} : { accessLog: false as const }),
+    },
     true,
   ).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);
@@ -128,7 +135,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     });
   }
   const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
-  console.log(formatLogRecords(startupRecords(config, running.url, store), config.logFormat));
+  writeLogRecords(startupRecords(config, running.url, store), config);
 }
 
 /**
