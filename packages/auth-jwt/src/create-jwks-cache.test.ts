@@ -45,7 +45,7 @@ describe('createJwksCache', () => {
     expect(forged.every((result) => result.status === 'rejected' && result.reason instanceof errors.JWKSNoMatchingKey)).toBe(true);
     expect(issuer.fetches).toBe(2);
     clock.ms += 30_000;
-    await expect(lookup(header('forged')), 'after the cooldown').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    await expect(lookup(header('forged'), token), 'after the cooldown').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
     expect(issuer.fetches).toBe(3);
   });
 
