@@ -1,6 +1,8 @@
 // Runs wherever a standalone server reads its settings: the Node, Bun, Deno and workerd launchers, and the Worker.
 import { jwtAuthenticate } from '@plant-store/auth-jwt';
 import type { Authenticate } from '@plant-store/core';
+import { formatLogRecords } from './_format-log-records.ts';
+import type { LogFormat } from './read-standalone-config.ts';
 
 /** The JWT verifier's variables, as the environment gives them. */
 export interface JwtEnv {
@@ -82,11 +84,12 @@ export function parseJwtSettings(env: JwtEnv): JwtSettings | undefined {
 /**
  * The verifier of {@link JwtSettings}: `jwtAuthenticate` with a 5 s JWKS
  * timeout, a 30 s clock tolerance and the configured cooldown; a failed JWKS
- * fetch is written to the error output as one line naming the URL.
+ * fetch is written to the error output as one warning naming the URL, in
+ * the server's log format.
  *
  * @throws TypeError naming the variable at fault.
  */
-export function jwtVerifier(settings: JwtSettings): Authenticate {
+export function jwtVerifier(settings: JwtSettings, logFormat: LogFormat = 'text'): Authenticate {
   try {
     return jwtAuthenticate({
       issuer: settings.issuer,
@@ -94,6 +97,7 @@ export function jwtVerifier(settings: JwtSettings): Authenticate {
       jwksUrl: settings.jwksUrl,
       requiredScope: settings.scope,
       jwksCooldownSeconds: settings.cooldownSeconds,
+      onKeysError: (error) => console.error(formatLogRecords([{ level: 'warn', msg: `plant-store: ${error.message}` }], logFormat)),
     });
   } catch (error) {
     const message = (error as Error).message.replace(/^jwtAuthenticate: /, '');

@@ -87,7 +87,10 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const generatedToken = tokens.length === 0 && jwt === undefined ? randomToken() : undefined;
   let authenticate: Authenticate;
   try {
-    authenticate = jwt !== undefined ? jwtVerifier(jwt) : staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+    authenticate =
+      jwt !== undefined
+        ? jwtVerifier(jwt, oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const))
+        : staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
   } catch (error) {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
