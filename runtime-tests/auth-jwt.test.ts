@@ -5,7 +5,7 @@ import { Agent } from 'node:http';
 import { send, type RawResponse } from '@plant-store/testing';
 import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
 import { until } from './support/outage-load.ts';
 
@@ -13,6 +13,7 @@ const AUDIENCE = 'https://plants.example.com';
 const SCOPE = 'plants:write';
 const RUNTIMES = ['Node 20', 'Bun', 'Deno', 'workerd'];
 const FORGED_KIDS = 1000;
+const directory = temporaryDirectories('plant-store-jwt-');
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
@@ -39,6 +40,30 @@ async function jwtServer(name: string, issuer: LocalIssuer): Promise<SpawnedServ
 
 describe.concurrent('the standalone server with PLANT_STORE_JWT_ISSUER', () => {
   for (const name of RUNTIMES) {
+    it(`on ${name}: refuses to start, in one line, with PLANT_STORE_TOKENS too or without PLANT_STORE_JWKS_URL; exit 1`, async () => {
+      const { binary, production } = runtime(name);
+      const jwt = { PLANT_STORE_JWT_ISSUER: 'https://plants-example.eu.auth0.com/', PLANT_STORE_JWT_AUDIENCE: AUDIENCE };
+      const starts = [
+        { PORT: '0', PLANT_STORE_TOKENS: 't', ...jwt, PLANT_STORE_JWKS_URL: 'https://plants-example.eu.auth0.com/.well-known/jwks.json' },
+        { PORT: '0', ...jwt },
+      ];
+      const results = await Promise.all(starts.map((env) => runToExit(binary, production, { cwd: directory(), env })));
+      expect(results.map(({ code, stdout, stderr }) => ({ code, stdout, stderr }))).toEqual([
+        {
+          code: 1,
+          stdout: '',
+          stderr:
+            'plant-store: PLANT_STORE_TOKENS: set together with PLANT_STORE_JWT_ISSUER, PLANT_STORE_JWT_AUDIENCE, PLANT_STORE_JWKS_URL; tokens are checked one way: unset PLANT_STORE_TOKENS to verify JWTs, or unset PLANT_STORE_JWT_ISSUER, PLANT_STORE_JWT_AUDIENCE, PLANT_STORE_JWKS_URL to accept fixed tokens\n',
+        },
+        {
+          code: 1,
+          stdout: '',
+          stderr:
+            'plant-store: PLANT_STORE_JWKS_URL: not set; PLANT_STORE_JWT_ISSUER, PLANT_STORE_JWT_AUDIENCE, PLANT_STORE_JWKS_URL go together to verify JWTs (set PLANT_STORE_JWT_ISSUER, PLANT_STORE_JWT_AUDIENCE)\n',
+        },
+      ]);
+    });
+
     it(`on ${name}: accepts the issuer's tokens, refuses the rest with their codes, follows a key rotation, bounds JWKS fetches and outlives the issuer`, async () => {
       const issuer = await startLocalIssuer();
       cleanups.push(() => issuer.stop());
