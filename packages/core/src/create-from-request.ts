@@ -47,6 +47,12 @@ export function createFromRequest(exchange: PlantExchange): Outcome {
 function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
   // Only `true` lets a request in, whatever else a verifier returns or resolves to.
   if (verdict !== true) return authRefusalResponse(verdict);
+  const { rateLimiter } = exchange.settings;
+  if (rateLimiter !== undefined) {
+    // Counted only now that the token is accepted: read again, rather than carried by every request.
+    const refusal = rateLimiter.take((readBearerCredential(exchange.request.header('authorization')) as { token: string }).token);
+    if (refusal !== undefined) return refusal;
+  }
   const body = exchange.request.readBody(exchange.settings.maxBodyBytes);
   return isThenable(body) ? answerAfter(exchange, body, createFromBody) : createFromBody(exchange, body);
 }

@@ -1,9 +1,10 @@
 // Runs anywhere (no runtime API): the handler over plain data that every adapter calls, from routing to the answer.
 import { answerPreflight, answerRoute } from './answer-route.ts';
 import type { PlantRequest } from './http-types.ts';
-import { answer, PlantExchange, type Respond } from './plant-exchange.ts';
+import type { OverloadGate } from './overload-gate.ts';
+import { answer, PlantExchange, type Outcome, type Respond } from './plant-exchange.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import { NOT_A_FILE } from './plant-routes.ts';
+import { HEALTHZ, NOT_A_FILE } from './plant-routes.ts';
 import { requestIdOf } from './request-id.ts';
 import { responderSettings } from './responder-settings.ts';
 import { routePath } from './route-path.ts';
@@ -34,7 +35,7 @@ export type PlantResponder = (request: PlantRequest, respond: Respond) => void;
  */
 export function createPlantResponder(options: PlantHandlerOptions, caller = 'createPlantResponder'): PlantResponder {
   const settings = responderSettings(options, caller);
-  const { cors, requestIds, findRoute } = settings;
+  const { cors, requestIds, findRoute, overload } = settings;
   return function respondToPlantRequest(request, respond) {
     // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
     const route = findRoute(routePath(request.url));
@@ -48,6 +49,25 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
       request.method === 'OPTIONS' &&
       request.header('access-control-request-method') !== undefined;
     const headers = preflight ? undefined : cors?.responseHeaders(origin);
-    answer(new PlantExchange(settings, request, route, requestId, headers, respond), preflight ? answerPreflight : answerRoute);
+    let first = preflight ? answerPreflight : answerRoute;
+    // Overload (docs/contract.md, "Overload"): every route the handler serves but /healthz,
+    // which must stay fast and 200, and not while draining, whose 503 closes the connection.
+    if (overload !== undefined && route !== undefined && route !== HEALTHZ && request.draining !== true) {
+      if (overload.enter() === undefined) respond = leavingOn(overload, respond);
+      else first = refuseOverloaded;
+    }
+    answer(new PlantExchange(settings, request, route, requestId, headers, respond), first);
+  };
+}
+
+function refuseOverloaded(exchange: PlantExchange): Outcome {
+  return exchange.settings.overload!.refusal;
+}
+
+/** `respond`, counting the request out of the gate as it is answered. */
+function leavingOn(gate: OverloadGate, respond: Respond): Respond {
+  return (response, requestId) => {
+    gate.leave();
+    respond(response, requestId);
   };
 }

@@ -24,7 +24,9 @@ export type ErrorKind =
   | 'unsupported-media-type'
   | 'internal'
   | 'storage-unavailable'
-  | 'storage-full';
+  | 'storage-full'
+  | 'overloaded'
+  | 'rate-limited';
 
 /** The HTTP status, the stable numeric `error` code a client can branch on, and when it happens. */
 export interface ErrorEntry {
@@ -71,4 +73,14 @@ export const errorTable = {
     when: 'the storage failed, did not answer in time or is unavailable, or the server is shutting down; a create may have been stored, and retrying it with the same id, name and tag is safe',
   },
   'storage-full': { status: 507, code: 1502, when: 'the storage is full' },
+  overloaded: {
+    status: 503,
+    code: 1503,
+    when: 'the server is busy: too many requests in flight or its event loop is behind (only with the `overload` option); nothing was done, retry after `Retry-After` seconds',
+  },
+  'rate-limited': {
+    status: 429,
+    code: 1404,
+    when: 'the token made more requests than its rate limit allows (only with the `rateLimit` option); nothing was done, retry after `Retry-After` seconds',
+  },
 } as const satisfies Record<ErrorKind, ErrorEntry>;

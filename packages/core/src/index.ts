@@ -11,6 +11,14 @@ export { isJsonMediaType } from './is-json-media-type.ts';
 export { logError } from './log-error.ts';
 export { mountPathOption } from './mount-path-option.ts';
 export { createOpenApiDocument } from './openapi-document.ts';
+export {
+  createOverloadGate,
+  DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DEFAULT_SAMPLE_INTERVAL_MS,
+} from './overload-gate.ts';
+export { createRateLimiter, DEFAULT_RATE_LIMIT_MAX_TOKENS } from './rate-limiter.ts';
 export { parseInt64Literal } from './parse-int64-literal.ts';
 export { isTracestate, parseTraceparent } from './parse-traceparent.ts';
 export { createPlantMetrics, PlantMetrics } from './plant-metrics.ts';
@@ -35,6 +43,8 @@ export type { ErrorEntry, ErrorKind } from './error-table.ts';
 export type { Failure, Result } from './failure.ts';
 export type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
 export type { DocumentedRoutes, OpenApiDocument } from './openapi-document.ts';
+export type { OverloadGate, OverloadOptions } from './overload-gate.ts';
+export type { RateLimiter, RateLimitOptions } from './rate-limiter.ts';
 export type { Respond } from './plant-exchange.ts';
 export type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
 export type { InsertResult, PlantStore } from './plant-store.ts';

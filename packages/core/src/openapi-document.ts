@@ -34,6 +34,10 @@ export interface DocumentedRoutes {
    * 503 (1104) when it cannot check a token now.
    */
   readonly verifier?: AuthenticateDescription | undefined;
+  /** The busy refusal, 503 (1503) with `Retry-After` (the handler's `overload` option). */
+  readonly overload?: boolean;
+  /** The per-token rate limit's 429 (1404) with `Retry-After` and the RateLimit headers (the handler's `rateLimit` option). */
+  readonly rateLimit?: boolean;
 }
 
 const REFUSAL_KINDS = { 'insufficient-scope': 'insufficient-scope', unavailable: 'verifier-unavailable' } as const satisfies Record<
@@ -98,6 +102,7 @@ const RESPONSES: Readonly<Record<number, readonly [name: string, description: st
   409: ['Conflict', 'Conflict'],
   413: ['PayloadTooLarge', 'Content Too Large'],
   415: ['UnsupportedMediaType', 'Unsupported Media Type'],
+  429: ['TooManyRequests', 'Too Many Requests'],
   431: ['RequestHeaderFieldsTooLarge', 'Request Header Fields Too Large'],
   500: ['InternalServerError', 'Internal Server Error'],
   503: ['ServiceUnavailable', 'Service Unavailable'],
@@ -118,6 +123,8 @@ function answeredKinds(routes: DocumentedRoutes): ErrorKind[] {
     if (kind === 'origin-not-allowed') return routes.cors === true;
     if (kind === 'insufficient-scope' || kind === 'verifier-unavailable') return refusals.includes(kind);
     if (kind in PROTOCOL_ERRORS) return (protocolErrors as readonly string[]).includes(kind);
+    if (kind === 'overloaded') return routes.overload === true;
+    if (kind === 'rate-limited') return routes.rateLimit === true;
     return true;
   });
 }
@@ -151,6 +158,30 @@ function errorResponses(kinds: readonly ErrorKind[]): Record<string, unknown> {
         description: 'With code 1104: seconds to wait before sending the request again.',
         required: false,
         schema: { type: 'integer', minimum: 1 },
+      };
+    }
+    if (status === 429) {
+      headers['Retry-After'] = { description: 'Seconds until the token may send again.', required: true, schema: { type: 'integer', minimum: 1 } };
+    }
+    if (ofStatus.includes('overloaded')) {
+      const before = headers['Retry-After'] as { description: string } | undefined;
+      const description = 'With code 1503: seconds to wait before sending the request again.';
+      headers['Retry-After'] = {
+        description: before === undefined ? description : `${before.description} ${description}`,
+        required: false,
+        schema: { type: 'integer', minimum: 1 },
+      };
+    }
+    if (status === 429) {
+      headers['RateLimit-Policy'] = {
+        description: 'The per-token quota (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"per-token";q=100;w=60`.',
+        required: true,
+        schema: { type: 'string' },
+      };
+      headers['RateLimit'] = {
+        description: 'What is left of the quota and when it resets, in seconds, e.g. `"per-token";r=0;t=17`.',
+        required: true,
+        schema: { type: 'string' },
       };
     }
     if (status === 405) {

@@ -4,9 +4,11 @@ import type { CorsOptions } from './cors-policy.ts';
 import type { DocsPage } from './docs-page.ts';
 import type { ProtocolErrorKind } from './error-response.ts';
 import type { PlantRequest } from './http-types.ts';
+import type { OverloadGate, OverloadOptions } from './overload-gate.ts';
 import type { PlantMetrics } from './plant-metrics.ts';
 import type { PlantStore } from './plant-store.ts';
 import type { PlantTracer } from './plant-tracer.ts';
+import type { RateLimitOptions } from './rate-limiter.ts';
 
 /** Where an unexpected error was caught, for logs. */
 export interface ErrorContext {
@@ -88,4 +90,19 @@ export interface PlantHandlerOptions {
    * `@opentelemetry/api`. Default: none, and nothing is traced.
    */
   readonly tracer?: PlantTracer | undefined;
+  /**
+   * Refuses new requests at once with 503 (code 1503) and `Retry-After`
+   * while too many are in flight or the event loop is behind (docs/contract.md,
+   * "Overload"); admitted requests finish, and `/healthz` is never refused.
+   * Options, or a gate from `createOverloadGate` shared by several handlers
+   * of one process. Default: off, and nothing is counted.
+   */
+  readonly overload?: OverloadOptions | OverloadGate | undefined;
+  /**
+   * Limits each bearer token to `limit` creates per `windowSeconds`: past
+   * it, 429 (code 1404) with `Retry-After`, `RateLimit-Policy` and
+   * `RateLimit`. Counted in this process's memory, only for authenticated
+   * requests: N processes allow N times the rate. Default: off.
+   */
+  readonly rateLimit?: RateLimitOptions | undefined;
 }

@@ -12,7 +12,9 @@ import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.
 import { routeFinder, type FindRoute } from './plant-routes.ts';
 import { PlantMetrics } from './plant-metrics.ts';
 import type { PlantTracer } from './plant-tracer.ts';
+import { createOverloadGate, OverloadGate } from './overload-gate.ts';
 import type { PlantStore } from './plant-store.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 /** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -44,6 +46,10 @@ export interface ResponderSettings {
   readonly tracer: PlantTracer | undefined;
   /** Whether requests are observed at all (metrics or a tracer): one check on the path of every request. */
   readonly observed: boolean;
+  /** The admission decision, with the `overload` option. */
+  readonly overload: OverloadGate | undefined;
+  /** The per-token rate limit, with the `rateLimit` option. */
+  readonly rateLimiter: RateLimiter | undefined;
 }
 
 /**
@@ -75,6 +81,8 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
   const metrics = metricsOption(caller, options.metrics);
   const tracer = options.tracer;
   if (tracer !== undefined && typeof tracer?.startSpan !== 'function') throw new TypeError(`${caller}: \`tracer\` must be a PlantTracer`);
+  const overload = options.overload === undefined || options.overload instanceof OverloadGate ? options.overload : createOverloadGate(options.overload, caller);
+  const rateLimiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, caller);
   return {
     store,
     authenticate,
@@ -86,12 +94,22 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
     ready: health ? createReadinessCheck(store, timeoutMs) : undefined,
     findRoute: routeFinder(basePath, health, docs, metrics !== undefined),
     basePath,
-    documentedRoutes: { health, docs: docs !== undefined, cors: cors !== undefined, protocolErrors, verifier: authenticate.describes },
+    documentedRoutes: {
+      health,
+      docs: docs !== undefined,
+      cors: cors !== undefined,
+      protocolErrors,
+      verifier: authenticate.describes,
+      overload: overload !== undefined,
+      rateLimit: rateLimiter !== undefined,
+    },
     bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
     documents: new Map(),
     metrics,
     tracer,
     observed: metrics !== undefined || tracer !== undefined,
+    overload,
+    rateLimiter,
   };
 }
 

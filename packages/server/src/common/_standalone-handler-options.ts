@@ -27,6 +27,8 @@ export function standaloneHandlerOptions(config: StandaloneConfig, served: Serve
     protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[],
     ...(config.docs ? { docs: docsPage } : {}),
     metrics: config.metrics ? (served.metrics ?? true) : false,
+    ...(config.overload === undefined ? {} : { overload: config.overload }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
     ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
   };
 }

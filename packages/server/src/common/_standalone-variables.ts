@@ -72,5 +72,20 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     meaning: 'processes serving the one port, 1 to 256, over a store they share',
     only: ['Node', 'Bun', 'Deno'],
   },
+  {
+    name: 'PLANT_STORE_MAX_IN_FLIGHT',
+    default: '256',
+    meaning: 'requests one process holds at once; past it, 503 (1503) with Retry-After at once; 0 for no bound',
+  },
+  {
+    name: 'PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS',
+    default: '100',
+    meaning: 'event-loop delay one process tolerates; past it, 503 (1503) with Retry-After at once; 0 for no bound',
+  },
+  {
+    name: 'PLANT_STORE_RATE_LIMIT',
+    default: 'off',
+    meaning: 'creates per token per window, LIMIT/SECONDS (100/60); past it, 429 (1404); counted per process',
+  },
   { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
 ];

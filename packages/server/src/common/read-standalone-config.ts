@@ -1,8 +1,9 @@
 // Runs wherever a standalone server reads its settings: the Node, Bun, Deno and workerd launchers, and the Worker.
-import { staticTokens, type Authenticate } from '@plant-store/core';
+import { staticTokens, type Authenticate, type OverloadOptions, type RateLimitOptions } from '@plant-store/core';
 import { parseCorsOrigins } from './_parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
 import { jwtVerifier, parseJwtSettings, type JwtSettings } from './_parse-jwt-settings.ts';
+import { parseOverload, parseRateLimit } from './_parse-load-limits.ts';
 import { parseSwitch } from './_parse-switch.ts';
 import type { LogLevel } from './_json-log-line.ts';
 import { LOG_LEVELS } from './_log-level.ts';
@@ -28,6 +29,9 @@ export interface StandaloneEnv {
   readonly PLANT_STORE_METRICS?: string | undefined;
   readonly PLANT_STORE_CORS_ORIGINS?: string | undefined;
   readonly PLANT_STORE_DOCS?: string | undefined;
+  readonly PLANT_STORE_MAX_IN_FLIGHT?: string | undefined;
+  readonly PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS?: string | undefined;
+  readonly PLANT_STORE_RATE_LIMIT?: string | undefined;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -54,6 +58,10 @@ export interface StandaloneConfig {
   readonly corsOrigins: readonly string[] | '*';
   /** Whether the API reference page is served at `/docs` (`PLANT_STORE_DOCS`); on unless switched off. */
   readonly docs: boolean;
+  /** The overload bounds of each process (`PLANT_STORE_MAX_IN_FLIGHT`, `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS`); undefined when both are 0. */
+  readonly overload: OverloadOptions | undefined;
+  /** The per-token rate limit of each process (`PLANT_STORE_RATE_LIMIT`); undefined: off. */
+  readonly rateLimit: RateLimitOptions | undefined;
 }
 
 /**
@@ -66,7 +74,10 @@ export interface StandaloneConfig {
  * `PLANT_STORE_DATABASE_URL` (the store: `memory:`, `sqlite:PATH`, `postgres://…`),
  * `PLANT_STORE_WORKERS` (processes on one port, 1 to 256; they need a shared store, so `memory:` is refused),
  * `PLANT_STORE_LOG_FORMAT` (`text` or `json`), `PLANT_STORE_CORS_ORIGINS`
- * (`*` or comma-separated origins) and `PLANT_STORE_DOCS` (a switch).
+ * (`*` or comma-separated origins), `PLANT_STORE_DOCS` (a switch), the
+ * overload bounds `PLANT_STORE_MAX_IN_FLIGHT` and
+ * `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS` (whole numbers, 0 for none) and
+ * `PLANT_STORE_RATE_LIMIT` (`LIMIT/SECONDS`, or off).
  *
  * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
  */
@@ -111,6 +122,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const metrics = parseSwitch('PLANT_STORE_METRICS', env.PLANT_STORE_METRICS, true);
   const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
   const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);
+  const overload = parseOverload(env.PLANT_STORE_MAX_IN_FLIGHT, env.PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS);
+  const rateLimit = parseRateLimit(env.PLANT_STORE_RATE_LIMIT);
   return {
     host,
     port,
@@ -123,6 +136,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     metrics,
     corsOrigins,
     docs,
+    overload,
+    rateLimit,
     ...(generatedToken === undefined ? {} : { generatedToken }),
     ...(jwt === undefined ? {} : { jwt }),
   };

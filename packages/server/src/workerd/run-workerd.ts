@@ -2,10 +2,11 @@
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
-import { DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
+import { createOverloadGate, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
 import { explainListenError } from '../common/_explain-listen-error.ts';
+import { gateFront } from './_gate-front.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 import { serveNodeHttp } from '../node-http/serve-node-http.ts';
@@ -91,6 +92,11 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
           PLANT_STORE_LOG_FORMAT: config.logFormat,
           PLANT_STORE_CORS_ORIGINS: config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
           PLANT_STORE_DOCS: config.docs ? 'on' : 'off',
+          // The front bounds the load (gateFront), where time passes: the Worker's own bound, past the
+          // front's, never refuses, and is kept only so that its document declares the front's 503 (1503).
+          PLANT_STORE_MAX_IN_FLIGHT: config.overload === undefined ? '0' : '999999999',
+          PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0',
+          PLANT_STORE_RATE_LIMIT: config.rateLimit === undefined ? 'off' : `${config.rateLimit.limit}/${config.rateLimit.windowSeconds}`,
         },
         // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
         ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
@@ -107,10 +113,13 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const direct = await miniflare.unsafeGetDirectURL('plant-store');
   // Methods the Worker has no route for are answered here, by a handler with its routes and options (405 on a route, 404 elsewhere); it never reaches a store.
   // It records the id of each answer for the front's access log, as serve() does on Node.
-  const local = createNodeHandlerWithIds(standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate }), recordRequestId);
+  // With the overload bounds, it also answers what the gate refuses, over the same gate.
+  const gate = config.overload === undefined ? undefined : createOverloadGate(config.overload);
+  const localOptions = standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate });
+  const local = createNodeHandlerWithIds(gate === undefined ? localOptions : { ...localOptions, overload: gate }, recordRequestId);
   const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
   const running = await serveNodeHttp(
-    proxy.handler,
+    gate === undefined ? proxy.handler : gateFront(gate, proxy.handler, local),
     {
       host: config.host,
       port: config.port,
