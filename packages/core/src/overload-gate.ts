@@ -5,7 +5,7 @@ import type { PlantResponse } from './http-types.ts';
 /** Default {@link OverloadOptions.maxInFlight}. */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 /** Default {@link OverloadOptions.maxEventLoopDelayMs}. */
-export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 100;
+export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1_000;
 /** Default {@link OverloadOptions.retryAfterSeconds}. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** Default {@link OverloadOptions.sampleIntervalMs}. */
@@ -20,7 +20,7 @@ export interface OverloadOptions {
   readonly maxInFlight?: number | undefined;
   /**
    * Event-loop delay tolerated, in ms: while the last sample is later than
-   * this, new requests are refused. `0` turns this bound off. Default 100.
+   * this, new requests are refused. `0` turns this bound off. Default 1000.
    */
   readonly maxEventLoopDelayMs?: number | undefined;
   /** The `Retry-After` of a refusal, in seconds, 1 or more. Default 1. */

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseOverload, parseRateLimit } from './_parse-load-limits.ts';
 
 describe('parseOverload', () => {
-  it('defaults to 256 in flight and 100 ms of event-loop delay; 0 turns a bound off, both off is no gate', () => {
-    expect(parseOverload(undefined, undefined)).toEqual({ maxInFlight: 256, maxEventLoopDelayMs: 100 });
+  it('defaults to 256 in flight and 1000 ms of event-loop delay; 0 turns a bound off, both off is no gate', () => {
+    expect(parseOverload(undefined, undefined)).toEqual({ maxInFlight: 256, maxEventLoopDelayMs: 1000 });
     expect(parseOverload(' 32 ', '0')).toEqual({ maxInFlight: 32, maxEventLoopDelayMs: 0 });
     expect(parseOverload('0', '0')).toBeUndefined();
   });

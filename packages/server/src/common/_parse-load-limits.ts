@@ -3,7 +3,7 @@ import { DEFAULT_MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_IN_FLIGHT, type OverloadOp
 
 /**
  * Reads the overload bounds: `PLANT_STORE_MAX_IN_FLIGHT` (default 256) and
- * `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS` (default 100), each a whole number,
+ * `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS` (default 1000), each a whole number,
  * `0` turning that bound off; undefined (no gate at all) when both are off.
  *
  * @throws TypeError naming the variable for anything but a whole number.

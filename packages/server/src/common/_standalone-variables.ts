@@ -79,7 +79,7 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
   },
   {
     name: 'PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS',
-    default: '100',
+    default: '1000',
     meaning: 'event-loop delay one process tolerates; past it, 503 (1503) with Retry-After at once; 0 for no bound',
   },
   {
