@@ -22,7 +22,14 @@ const document = JSON.parse(readFileSync(STATIC_DOCUMENT, 'utf8')) as Record<str
 type Json = Record<string, unknown>;
 const PROTOCOL_ERROR_KINDS = Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[];
 /** The document of the fullest mount: a standalone server with every option on. */
-const fullest = createOpenApiDocument('/', { health: true, docs: true, cors: true, protocolErrors: PROTOCOL_ERROR_KINDS }) as Json;
+const fullest = createOpenApiDocument('/', {
+  health: true,
+  docs: true,
+  cors: true,
+  protocolErrors: PROTOCOL_ERROR_KINDS,
+  overload: true,
+  rateLimit: true,
+}) as Json;
 
 /**
  * Statuses answered by routing, by a CORS preflight or by the HTTP server for
@@ -37,6 +44,7 @@ const BEFORE_ANY_OPERATION = new Set([403, 404, 405, 431]);
 const PRODUCED_ELSEWHERE: Readonly<Record<number, string>> = {
   408: 'packages/adapter-node/src/slow-clients.test.ts',
   431: 'packages/adapter-node/src/malformed-http.test.ts',
+  429: 'runtime-tests/overload.test.ts',
 };
 
 /**
