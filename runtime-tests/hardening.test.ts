@@ -88,6 +88,32 @@ describe.concurrent.each(['Node 20', 'Bun', 'Deno', 'workerd'])('%s standalone s
   });
 });
 
+describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])('%s standalone server, half-closed creates', (name) => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(runtime(name), 'working');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers a create whose client shut down its sending side after the request (nc -N), and the plant it answered 200 is stored', async () => {
+    // RFC 9112 §9.6: a half-closed connection does not end the request, nor the client's wish for the answer.
+    const body = '{"id":8101,"name":"half","tag":"closed"}';
+    const result = await rawExchange(server.baseUrl, [head(body.length) + body, { shutdown: true }], 8_000);
+    const answers = parseResponses(result.received);
+    expect(answers.map(({ status, body }) => ({ status, body }))).toEqual([{ status: 200, body: '{"name":"half","tag":"closed"}' }]);
+    // The server ends the connection once it has answered.
+    expect(result.closed).toBe(true);
+    // Stored: the same create replays 200, and other content for the id is a conflict.
+    const again = await rawExchange(server.baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
+    expect(parseResponses(again.received).map(({ status }) => status)).toEqual([200]);
+    const other = '{"id":8101,"name":"other"}';
+    const conflict = await rawExchange(server.baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
+    expect(parseResponses(conflict.received).map(({ status }) => status)).toEqual([409]);
+  });
+});
+
 describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s here, 30 s in production)', (name) => {
   let server: SpawnedServer;
   beforeAll(async () => {

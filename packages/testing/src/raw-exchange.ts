@@ -1,7 +1,11 @@
 import { connect } from 'node:net';
 
-/** A step of a raw exchange: bytes to write, or a pause. */
-export type RawStep = string | Uint8Array | { readonly pauseMs: number };
+/**
+ * A step of a raw exchange: bytes to write, a pause, or `{ shutdown: true }`,
+ * which shuts down the sending side (a TCP half-close, as `nc -N` does once
+ * its input ends) and leaves the connection open to read the answers.
+ */
+export type RawStep = string | Uint8Array | { readonly pauseMs: number } | { readonly shutdown: true };
 
 /** What came back on the socket, and when it closed. */
 export interface RawExchangeResult {
@@ -60,6 +64,7 @@ export function rawExchange(baseUrl: string, steps: readonly RawStep[], timeoutM
       for (const step of steps) {
         if (closed) return;
         if (typeof step === 'object' && 'pauseMs' in step) await new Promise((wait) => setTimeout(wait, step.pauseMs));
+        else if (typeof step === 'object' && 'shutdown' in step) socket.end();
         else socket.write(step);
       }
     })();

@@ -117,6 +117,13 @@ export async function serveNodeHttp(
     },
     onRequest,
   );
+  // A client may shut down its sending side once its request is sent (`nc -N`
+  // does; RFC 9112 §9.6: a half-closed connection does not end a request).
+  // Node then, by default, aborts the request and ends the connection, so an
+  // answer given a turn later never goes out, though a create may already be
+  // stored; this way the answers owed are sent first, then the connection
+  // ends. (Undocumented in @types/node, read by Node's own socket 'end' handler.)
+  (server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // `Expect: 100-continue`: the handler, not Node, decides when to send 100
   // (once the request is authenticated and its declared size accepted), so a
   // client is never invited to upload a body that will be refused unread.
