@@ -29,6 +29,8 @@ const BATCHES = 10;
 const CONNECTIONS = 50;
 
 const handlerOptions = () => ({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true });
+/** The bearer token the requests carry: the static token, or the JWT of the contender that verifies JWTs. */
+let bearer = token;
 
 /** The contenders on Node's HTTP server: each resolves to a listening server. */
 const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:http').Server>>} */ ({
@@ -36,6 +38,32 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
   'node-plant-store': async () => {
     const { createNodeHandler } = await import('@plant-store/adapter-node');
     return listening(createServer(createNodeHandler(handlerOptions())));
+  },
+  // A JWT verified on every request (RS256, as identity providers sign by default) with its key
+  // already cached: what JWTs cost beside the static token above.
+  'node-plant-store-jwt': async () => {
+    const [{ createNodeHandler }, { jwtAuthenticate }, jose] = await Promise.all([
+      import('@plant-store/adapter-node'),
+      import('@plant-store/auth-jwt'),
+      import('jose'),
+    ]);
+    const { publicKey, privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
+    const issuer = 'https://issuer.example/';
+    const audience = 'https://plants.example';
+    const publicJwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
+    bearer = await new jose.SignJWT({ scope: 'plants:write' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setExpirationTime('2h')
+      .sign(privateKey);
+    const authenticate = jwtAuthenticate({
+      issuer,
+      audience,
+      keys: [/** @type {import('@plant-store/auth-jwt').PublicJwk} */ (publicJwk)],
+      requiredScope: 'plants:write',
+    });
+    return listening(createServer(createNodeHandler({ ...handlerOptions(), authenticate })));
   },
   // The standalone server's serve(), with the handler options every standalone server has.
   'node-plant-store-standalone': async () => {
@@ -124,7 +152,7 @@ class MemorySocket extends Duplex {
  * @returns {Promise<number>} nanoseconds per request
  */
 function nodeBatch(server, count) {
-  const head = `POST /plants HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: `;
+  const head = `POST /plants HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nAuthorization: Bearer ${bearer}\r\nContent-Length: `;
   const requests = Array.from({ length: count }, () => {
     const json = body();
     return Buffer.from(`${head}${json.length}\r\n\r\n${json}`, 'latin1');

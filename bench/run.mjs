@@ -153,6 +153,7 @@ const inProcessRows = (runtime, command, rows) =>
 const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['node:http hand-written (baseline)', 'node-baseline'],
   ['Plant Store adapter-node', 'node-plant-store', 'node-baseline'],
+  ['Plant Store adapter-node, JWT bearer (RS256, key cached)', 'node-plant-store-jwt', 'node-baseline'],
   ['Plant Store standalone serve()', 'node-plant-store-standalone', 'node-baseline'],
   ['plain fetch handler on @whatwg-node/server', 'node-whatwg-baseline'],
   ['Plant Store adapter-fetch on @whatwg-node/server', 'node-whatwg-plant-store', 'node-whatwg-baseline'],
