@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';

@@ -3,7 +3,8 @@ import { staticTokens, type Authenticate, type OverloadOptions, type RateLimitOp
 import { parseCorsOrigins } from './_parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
 import { jwtVerifier, parseJwtSettings, type JwtSettings } from './_parse-jwt-settings.ts';
-import { parseOverload, parseRateLimit } from './_parse-load-limits.ts';
+import { parseOverload } from './_parse-overload.ts';
+import { parseRateLimit } from './_parse-rate-limit.ts';
 import { parseSwitch } from './_parse-switch.ts';
 import type { LogLevel } from './_json-log-line.ts';
 import { LOG_LEVELS } from './_log-level.ts';

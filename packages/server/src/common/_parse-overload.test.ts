@@ -1,6 +1,6 @@
 // Runs under vitest on Node.
 import { describe, expect, it } from 'vitest';
-import { parseOverload, parseRateLimit } from './_parse-load-limits.ts';
+import { parseOverload } from './_parse-overload.ts';
 
 describe('parseOverload', () => {
   it('defaults to 256 in flight and 1000 ms of event-loop delay; 0 turns a bound off, both off is no gate', () => {
@@ -12,17 +12,5 @@ describe('parseOverload', () => {
   it('names the variable of a value that is not a whole number', () => {
     expect(() => parseOverload('-1', undefined)).toThrow('PLANT_STORE_MAX_IN_FLIGHT: expected a whole number, 0 for no bound, got "-1"');
     expect(() => parseOverload(undefined, '1.5')).toThrow('PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS');
-  });
-});
-
-describe('parseRateLimit', () => {
-  it('reads LIMIT/SECONDS, and off, empty or unset as no limit', () => {
-    expect(parseRateLimit('100/60')).toEqual({ limit: 100, windowSeconds: 60 });
-    expect(parseRateLimit(' 5 / 1s ')).toEqual({ limit: 5, windowSeconds: 1 });
-    expect([parseRateLimit(undefined), parseRateLimit(''), parseRateLimit('OFF')]).toEqual([undefined, undefined, undefined]);
-  });
-
-  it('refuses anything else, naming the form', () => {
-    for (const bad of ['100', '0/60', '10/0', '10/1m', 'many']) expect(() => parseRateLimit(bad)).toThrow('PLANT_STORE_RATE_LIMIT: expected LIMIT/SECONDS');
   });
 });

@@ -1,5 +1,5 @@
 // Runs wherever a standalone server reads its settings: the Node, Bun, Deno and workerd launchers, and the Worker.
-import { DEFAULT_MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_IN_FLIGHT, type OverloadOptions, type RateLimitOptions } from '@plant-store/core';
+import { DEFAULT_MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_IN_FLIGHT, type OverloadOptions } from '@plant-store/core';
 
 /**
  * Reads the overload bounds: `PLANT_STORE_MAX_IN_FLIGHT` (default 256) and
@@ -12,25 +12,6 @@ export function parseOverload(maxInFlightText: string | undefined, maxDelayText:
   const maxInFlight = wholeNumber('PLANT_STORE_MAX_IN_FLIGHT', maxInFlightText, DEFAULT_MAX_IN_FLIGHT);
   const maxEventLoopDelayMs = wholeNumber('PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS', maxDelayText, DEFAULT_MAX_EVENT_LOOP_DELAY_MS);
   return maxInFlight === 0 && maxEventLoopDelayMs === 0 ? undefined : { maxInFlight, maxEventLoopDelayMs };
-}
-
-/**
- * Reads `PLANT_STORE_RATE_LIMIT`: `LIMIT/SECONDS` (`100/60`: 100 creates per
- * token per minute; a trailing `s` is allowed), or unset, empty or `off`
- * for no limit.
- *
- * @throws TypeError naming the variable and the form it takes.
- */
-export function parseRateLimit(text: string | undefined): RateLimitOptions | undefined {
-  const value = text?.trim().toLowerCase() ?? '';
-  if (value === '' || value === 'off') return undefined;
-  const match = /^(\d{1,9})\s*\/\s*(\d{1,9})\s*s?$/.exec(value);
-  if (match === null || Number(match[1]) < 1 || Number(match[2]) < 1) {
-    throw new TypeError(
-      `PLANT_STORE_RATE_LIMIT: expected LIMIT/SECONDS such as 100/60 (100 creates per token per minute) or off, got ${JSON.stringify(text?.trim())}`,
-    );
-  }
-  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
 function wholeNumber(name: string, text: string | undefined, fallback: number): number {
