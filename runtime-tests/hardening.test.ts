@@ -88,7 +88,7 @@ describe.concurrent.each(['Node 20', 'Bun', 'Deno', 'workerd'])('%s standalone s
   });
 });
 
-describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])('%s standalone server, half-closed creates', (name) => {
+describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])('%s standalone server: half-closed and pipelined creates', (name) => {
   let server: SpawnedServer;
   beforeAll(async () => {
     server = await spawnServer(runtime(name), 'working');
@@ -111,6 +111,25 @@ describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'worke
     const other = '{"id":8101,"name":"other"}';
     const conflict = await rawExchange(server.baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
     expect(parseResponses(conflict.received).map(({ status }) => status)).toEqual([409]);
+  });
+
+  it('answers two creates pipelined in one write in order; on Bun (a known difference) neither, and a retry of each answers 200', async () => {
+    const bodies = ['{"id":8201,"name":"first"}', '{"id":8202,"name":"second"}'];
+    const result = await rawExchange(server.baseUrl, [bodies.map((body) => head(body.length) + body).join('')], 8_000, { answers: 2 });
+    const statuses = parseResponses(result.received).map(({ status }) => status);
+    if (name === 'Bun') {
+      // docs/contract.md, "Known differences between runtimes": Bun.serve closes a connection on which a request
+      // arrives while the answer before it is pending (oven-sh/bun#38128), and the SQLite store answers a turn later.
+      // When this fails, Bun has fixed it: delete the contract's entry and this branch.
+      expect({ statuses, closed: result.closed }).toEqual({ statuses: [], closed: true });
+    } else {
+      expect(statuses).toEqual([200, 200]);
+    }
+    // Whatever was heard, each create sent again gets its 200: a plant stored unheard replays, one never stored is stored now.
+    for (const body of bodies) {
+      const again = await rawExchange(server.baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
+      expect(parseResponses(again.received).map(({ status, body }) => ({ status, body }))).toEqual([{ status: 200, body: body.replace(/"id":\d+,/, '') }]);
+    }
   });
 });
 

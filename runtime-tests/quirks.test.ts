@@ -39,6 +39,13 @@ const QUIRKS = {
     deletionSet:
       "packages/server/src/bun/run-bun.ts: IDLE_TIMEOUT_S's 4 s margin (35 → 31) and the words 'on a 4 s timer wheel, so up to 4 s early'; the same allowance in the Bun idle-connection bounds of runtime-tests",
   },
+  'bun-pipelined-behind-pending': {
+    runtime: 'Bun',
+    seenOn: '1.4.5',
+    upstream: 'https://github.com/oven-sh/bun/pull/38128 (Bun.serve closes the connection when a request arrives behind a pending answer)',
+    deletionSet:
+      "docs/contract.md's known difference on pipelining behind a pending answer, and the Bun branch of 'half-closed and pipelined creates' in runtime-tests/hardening.test.ts (expect [200, 200] on Bun too)",
+  },
   'deno-serve-no-timeouts': {
     runtime: 'Deno',
     seenOn: '2.9.6',
@@ -192,6 +199,16 @@ describe('runtime quirks the server works around are still there (packages/serve
       expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-no-request-timeout', version)).toEqual({
         received: '',
         closed: false,
+      });
+    });
+
+    it('bun-pipelined-behind-pending: two requests in one write, the first answered a turn later: neither is answered, the connection closes', async () => {
+      // Node answers both, in order. The body of each is read whole before its answer is due.
+      const request = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd`;
+      const result = await watch(server.baseUrl, request('/later') + request('/later'), 3_000);
+      expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-pipelined-behind-pending', version)).toEqual({
+        received: '',
+        closed: true,
       });
     });
 

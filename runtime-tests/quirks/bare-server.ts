@@ -1,6 +1,7 @@
 // Runs on bare Bun or bare Deno, with no Plant Store code, for runtime-tests/quirks.test.ts: the runtime's own
 // Fetch server (Bun.serve, Deno.serve) with a handler that reads the whole body, so that a canary sees what
-// the runtime does by itself with a request that stalls or a connection left idle.
+// the runtime does by itself with a request that stalls, a connection left idle, or requests pipelined behind
+// an answer still pending.
 interface Runtimes {
   readonly Bun?: {
     readonly env: Record<string, string | undefined>;
@@ -13,7 +14,12 @@ interface Runtimes {
 }
 
 const { Bun, Deno } = globalThis as unknown as Runtimes;
-const handler = async (request: Request) => new Response(`read ${(await request.text()).length}`);
+// `/later` answers one timer turn after the body is read, as a handler waiting on a store does.
+const handler = async (request: Request) => {
+  const read = (await request.text()).length;
+  if (new URL(request.url).pathname === '/later') await new Promise((resolve) => setTimeout(resolve, 0));
+  return new Response(`read ${read}`);
+};
 if (Bun !== undefined) {
   // QUIRK_IDLE_TIMEOUT_S: Bun's only cut of a connection, in seconds. The Node-named request and headers
   // timeouts are passed too, as the option a fix would most likely add: today Bun ignores them.
