@@ -38,6 +38,8 @@ export interface DocumentedRoutes {
   readonly overload?: boolean;
   /** The per-token rate limit's 429 (1404) with `Retry-After` and the RateLimit headers (the handler's `rateLimit` option). */
   readonly rateLimit?: boolean;
+  /** `GET /metrics`, behind the bearer token (the handler's `metrics` option). */
+  readonly metrics?: boolean;
 }
 
 const REFUSAL_KINDS = { 'insufficient-scope': 'insufficient-scope', unavailable: 'verifier-unavailable' } as const satisfies Record<
@@ -309,6 +311,7 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
       },
       ...(routes.health === true ? HEALTH_PATHS : {}),
       ...(routes.docs === true ? DOCS_PATHS : {}),
+      ...(routes.metrics === true ? METRICS_PATHS : {}),
     },
     components: {
       securitySchemes: { bearerAuth: bearerScheme(routes.verifier?.bearerFormat) },
@@ -360,6 +363,21 @@ const HEALTH_PATHS = {
       responses: {
         '200': { description: 'The service can take creates.', content: statusBody('ready') },
         '503': errorRef(503),
+      },
+    },
+  },
+};
+
+const METRICS_PATHS = {
+  '/metrics': {
+    get: {
+      operationId: 'getMetrics',
+      summary: 'Metrics',
+      description:
+        'The metrics of this process in the Prometheus text format (version 0.0.4): requests by route, method and status, creates by outcome and error code, the store, requests in flight, draining. The same bearer token as a create; also while the server drains.',
+      responses: {
+        '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '401': errorRef(401),
       },
     },
   },

@@ -105,9 +105,13 @@ describe('the metrics option', () => {
     );
   });
 
-  it('serves no metrics route without the option', () => {
-    const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]) });
-    expect(answerOf(respond, request('GET', '/metrics', { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+  it('serves no metrics route without the option, and declares it in the served document only with it', () => {
+    const without = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]) });
+    expect(answerOf(without, request('GET', '/metrics', { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    const pathsOf = (respond: typeof without) => Object.keys((JSON.parse(answerOf(respond, request('GET', '/openapi.json')).body) as { paths: object }).paths);
+    expect(pathsOf(without)).not.toContain('/metrics');
+    const withMetrics = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), metrics: true });
+    expect(pathsOf(withMetrics)).toContain('/metrics');
   });
 
   it('refuses label names Prometheus would refuse, and a metrics option of another kind', () => {

@@ -102,6 +102,7 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
       verifier: authenticate.describes,
       overload: overload !== undefined,
       rateLimit: rateLimiter !== undefined,
+      metrics: metrics !== undefined,
     },
     bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
     documents: new Map(),
