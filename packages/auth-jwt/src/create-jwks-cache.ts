@@ -17,10 +17,10 @@ export interface JwksCacheOptions {
   readonly onError: (error: Error) => void;
 }
 
-/** A key lookup for jose's `jwtVerify`, by the token's protected header. */
-export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
-
 type LocalKeys = ReturnType<typeof createLocalJWKSet>;
+
+/** A key lookup for jose's `jwtVerify`, by the token's protected header; the key as jose's own JWKS lookup gives it. */
+export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => ReturnType<LocalKeys>;
 
 /**
  * The keys of a JWKS URL, fetched when first needed and kept. A token whose
