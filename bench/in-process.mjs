@@ -65,6 +65,15 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
     });
     return listening(createServer(createNodeHandler({ ...handlerOptions(), authenticate })));
   },
+  // The overload gate at its defaults, and a per-token rate limit never reached: what each costs when on.
+  'node-plant-store-overload': async () => {
+    const { createNodeHandler } = await import('@plant-store/adapter-node');
+    return listening(createServer(createNodeHandler({ ...handlerOptions(), overload: {} })));
+  },
+  'node-plant-store-rate-limit': async () => {
+    const { createNodeHandler } = await import('@plant-store/adapter-node');
+    return listening(createServer(createNodeHandler({ ...handlerOptions(), rateLimit: { limit: 1_000_000_000, windowSeconds: 3600 } })));
+  },
   // The standalone server's serve(), with the handler options every standalone server has.
   'node-plant-store-standalone': async () => {
     const [{ serve }, { docsPage }] = await Promise.all([import('@plant-store/server'), import('@plant-store/docs-page')]);
