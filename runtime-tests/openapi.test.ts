@@ -29,6 +29,8 @@ const fullest = createOpenApiDocument('/', {
   protocolErrors: PROTOCOL_ERROR_KINDS,
   overload: true,
   rateLimit: true,
+  // A JWT verifier with a required scope (@plant-store/auth-jwt): 403 (1103) and 503 (1104) on POST /plants.
+  verifier: { bearerFormat: 'JWT', refusals: ['insufficient-scope', 'unavailable'] },
 }) as Json;
 
 /**
