@@ -90,6 +90,11 @@ describe('the overload option of a responder', () => {
     expect(JSON.parse(answers[4]!.body).components.responses.ServiceUnavailable.description).toContain('1503');
   });
 
+  it('names the function called in an option error', () => {
+    const options = { store: heldStore(), authenticate: staticTokens([TOKEN]), overload: { maxInFlight: -1 } };
+    expect(() => createPlantResponder(options, 'createNodeHandler')).toThrow('createNodeHandler: `overload.maxInFlight` must be an integer of at least 0');
+  });
+
   it('leaves a path the handler does not serve to the host, uncounted', () => {
     const gate = createOverloadGate({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
     gate.enter();

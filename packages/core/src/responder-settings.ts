@@ -12,7 +12,7 @@ import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.
 import { routeFinder, type FindRoute } from './plant-routes.ts';
 import { PlantMetrics } from './plant-metrics.ts';
 import type { PlantTracer } from './plant-tracer.ts';
-import { createOverloadGate, OverloadGate } from './overload-gate.ts';
+import { createOverloadGate, type OverloadGate, type OverloadOptions } from './overload-gate.ts';
 import type { PlantStore } from './plant-store.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
@@ -81,7 +81,7 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
   const metrics = metricsOption(caller, options.metrics);
   const tracer = options.tracer;
   if (tracer !== undefined && typeof tracer?.startSpan !== 'function') throw new TypeError(`${caller}: \`tracer\` must be a PlantTracer`);
-  const overload = options.overload === undefined || options.overload instanceof OverloadGate ? options.overload : createOverloadGate(options.overload, caller);
+  const overload = overloadOption(caller, options.overload);
   const rateLimiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, caller);
   return {
     store,
@@ -119,6 +119,14 @@ function metricsOption(caller: string, given: unknown): PlantMetrics | undefined
   if (given === true) return new PlantMetrics();
   if (given instanceof PlantMetrics) return given;
   throw new TypeError(`${caller}: \`metrics\` must be a boolean or made by createPlantMetrics`);
+}
+
+/** A gate given (recognised by its methods, so that one from another copy of the core is shared too), or one built from options. */
+function overloadOption(caller: string, given: OverloadOptions | OverloadGate | undefined): OverloadGate | undefined {
+  if (given === undefined) return undefined;
+  const gate = given as Partial<OverloadGate>;
+  if (typeof gate.enter === 'function' && typeof gate.leave === 'function' && typeof gate.busy === 'function') return given as OverloadGate;
+  return createOverloadGate(given as OverloadOptions, caller);
 }
 
 function nonNegativeInteger(caller: string, name: string, value: number): void {
