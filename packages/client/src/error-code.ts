@@ -28,6 +28,10 @@ export const ErrorCode = {
   TokenRejected: 1101,
   /** 403: a CORS preflight from an origin the server does not allow. A browser reports it as a network error, so a client sees it only outside one. */
   OriginNotAllowed: 1102,
+  /** 403: the token is valid but does not grant the scope the server requires (a JWT verifier with a required scope). */
+  InsufficientScope: 1103,
+  /** 503: the server cannot check the token now (its identity provider's keys are out of its reach). Retried, after `Retry-After`. */
+  TokenCheckUnavailable: 1104,
   /** 404: no such route; `baseUrl` is probably wrong. */
   NotFound: 1200,
   /** 405: method not allowed on this route. */
