@@ -74,6 +74,11 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
     const { createNodeHandler } = await import('@plant-store/adapter-node');
     return listening(createServer(createNodeHandler({ ...handlerOptions(), rateLimit: { limit: 1_000_000_000, windowSeconds: 3600 } })));
   },
+  // The metrics on (counted per request, never scraped): what they cost when on.
+  'node-plant-store-metrics': async () => {
+    const { createNodeHandler } = await import('@plant-store/adapter-node');
+    return listening(createServer(createNodeHandler({ ...handlerOptions(), metrics: true })));
+  },
   // The standalone server's serve(), with the handler options every standalone server has.
   'node-plant-store-standalone': async () => {
     const [{ serve }, { docsPage }] = await Promise.all([import('@plant-store/server'), import('@plant-store/docs-page')]);

@@ -7,6 +7,8 @@ import { Bench } from 'tinybench';
 const encoder = new TextEncoder();
 const TOKEN = 'bench-token';
 const handle = createPlantHandler({ store: createMemoryStore({ maxPlants: 10_000_000 }), authenticate: staticTokens([TOKEN]) });
+// The same with the metrics on (counted, never scraped): what counting costs a create.
+const handleCounted = createPlantHandler({ store: createMemoryStore({ maxPlants: 10_000_000 }), authenticate: staticTokens([TOKEN]), metrics: true });
 /** @type {(headers: Record<string, string | undefined>, body: Uint8Array) => import('@plant-store/core').PlantRequest} */
 const request = (headers, body) => ({
   method: 'POST',
@@ -25,6 +27,7 @@ const safeText = '{"id":1234567,"name":"Monstera","tag":"tropical"}';
 const bench = new Bench({ time: 1_000, warmupTime: 300 });
 bench
   .add('handler: valid create (200)', () => handle(request(authorized, valid())))
+  .add('handler: valid create (200), metrics on', () => handleCounted(request(authorized, valid())))
   .add('handler: invalid body (400)', () => handle(request(authorized, invalid)))
   .add('handler: no token (401)', () => handle(request({}, invalid)))
   .add('parse: JSON.parse alone (reference)', () => JSON.parse(safeText))
