@@ -13,7 +13,7 @@ const directory = temporaryDirectories('plant-store-start-');
 
 /** The variables the server reads, and postgres.js's: the narrow `--allow-env` a Deno user may give. */
 const NAMED_VARIABLES =
-  'HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_LOG_LEVEL,PLANT_STORE_METRICS,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PLANT_STORE_WORKERS,PG*';
+  'HOST,PORT,PLANT_STORE_TOKENS,PLANT_STORE_JWT_ISSUER,PLANT_STORE_JWT_AUDIENCE,PLANT_STORE_JWKS_URL,PLANT_STORE_JWT_SCOPE,PLANT_STORE_JWKS_COOLDOWN,PLANT_STORE_ACCESS_LOG,PLANT_STORE_DATABASE_URL,PLANT_STORE_LOG_FORMAT,PLANT_STORE_LOG_LEVEL,PLANT_STORE_METRICS,PLANT_STORE_CORS_ORIGINS,PLANT_STORE_DOCS,PLANT_STORE_WORKERS,PG*';
 
 /** `target` with Deno given `--allow-env` whole, or for the named variables only; other runtimes as they are. */
 function withEnvPermission(target: Runtime, whole: boolean): Runtime {
