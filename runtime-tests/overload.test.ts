@@ -1,6 +1,7 @@
 // Runs under vitest on Node: overload protection and the per-token rate limit of the standalone
 // servers, on every runtime (a short check each), and a Node 24 server under sustained overload.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories } from './runtimes.ts';
@@ -77,6 +78,19 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
         await server.close();
       }
     }, 60_000);
+  }
+});
+
+describe.concurrent("the event-loop bound on each runtime's own timers and clock", () => {
+  const script = fileURLToPath(new URL('fixtures/loop-delay-gate.mjs', import.meta.url));
+  for (const name of ['Node 24', 'Bun', 'Deno']) {
+    it(`${name}: a loop held past the bound refuses the next request, and the sampler stops once idle`, async () => {
+      const target = runtime(name);
+      const args = name === 'Deno' ? ['run', '--allow-read', script] : [script];
+      const { code, stdout, stderr } = await runToExit(target.binary, args, { cwd: dirname(script), killAfterMs: 20_000 });
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ admittedBefore: true, refusedStatus: 503, delayMs: 0, admittedAfter: true });
+    });
   }
 });
 
