@@ -102,8 +102,13 @@ const LOAD_SECONDS = 20;
 // Each client's pause between creates: with this many clients per create a second the server
 // sustains, the clients together offer five times that.
 const PAUSE_MS = 20;
-// Thresholds measured over runs of the whole suite on the 2-core machine, where the load
-// generator, the other test files and the server share the cores (figures in the commit).
+// Thresholds from runs on the 2-core machine, where the load generator, the server and other
+// test processes (load average 6 to 11) share the cores. Five runs, protected: slowest refusal
+// 75, 98, 131, 549, 566 ms; slowest /healthz 72, 88, 123, 549, 592 ms; admitted p99 16 to 92 ms
+// against an unloaded p99 of 9 to 75 ms (at most 2.5 times it). Unprotected, the same clients:
+// admitted p99 41 to 252 ms, slowest /healthz 41 to 859 ms. The 100 ms the issue asks of a
+// refusal and of /healthz holds on a quiet machine, not under that contention, so the bounds
+// here are about three times the worst seen.
 const REFUSAL_MS = 1_500;
 const HEALTHZ_MS = 1_500;
 
