@@ -19,7 +19,8 @@ const granted = (descriptor: Descriptor) => Deno.permissions.querySync(descripto
  * process was granted it, and never more (Deno does not tell a process the
  * flags it was started with). A permission granted whole (`--allow-net`)
  * is passed on whole; otherwise only its parts the server uses: the
- * address it listens on and the database's host, the variables it reads,
+ * address it listens on, the database's host and the JWKS URL's host
+ * (`PLANT_STORE_JWKS_URL`), the variables it reads,
  * and the SQLite file (or the default store's directory). Each may also
  * read `PLANT_STORE_WORKER_OF`, which marks it as a worker.
  *
@@ -37,7 +38,7 @@ export function denoWorkerPermissions(config: StandaloneConfig, variables: reado
     if (parts.length + always.length > 0) flags.push(`--allow-${name}=${[...new Set([...parts, ...always])].join(',')}`);
   };
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  pass('net', 'host', [host, `${host}:${config.port}`, ...databaseHosts(config)]);
+  pass('net', 'host', [host, `${host}:${config.port}`, ...databaseHosts(config), ...urlHosts(config.jwt?.jwksUrl)]);
   // postgres.js reads a PG… variable for every option it is not given.
   pass('env', 'variable', [...variables, 'PG*'], [WORKER_OF]);
   const files = storeFiles(config);
@@ -49,9 +50,14 @@ export function denoWorkerPermissions(config: StandaloneConfig, variables: reado
 
 /** The database server's host, with and without its port, for `--allow-net`. */
 function databaseHosts({ store }: StandaloneConfig): string[] {
-  if (store.kind !== 'postgres') return [];
+  return store.kind === 'postgres' ? urlHosts(store.url) : [];
+}
+
+/** A URL's host, with and without its port, for `--allow-net`; none for no URL or one that does not parse. */
+function urlHosts(text: string | undefined): string[] {
+  if (text === undefined) return [];
   try {
-    const url = new URL(store.url);
+    const url = new URL(text);
     return [url.hostname, url.host];
   } catch {
     return [];
