@@ -144,8 +144,9 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       expect([script.status, script.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
     });
 
-    it('writes every line as JSON: startup (info, msg), and one access line per answer with time, level, requestId, method, path, status, ms', async () => {
-      const marked = await send(server.baseUrl, { method: 'GET', path: '/readyz?token=in-query', headers: { 'x-request-id': 'json-line-check' } });
+    it('writes every line as JSON: startup (info, msg), and one access line per answer with time, level, requestId, traceId, method, path, status, ms', async () => {
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const marked = await send(server.baseUrl, { method: 'GET', path: '/readyz?token=in-query', headers: { 'x-request-id': 'json-line-check', traceparent } });
       expect(marked.status).toBe(200);
       await waitFor(server, (output) => output.includes('json-line-check'));
       const lines = jsonLines(server);
@@ -156,14 +157,19 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       const access = lines.filter((line) => 'status' in line);
       expect(access.length).toBeGreaterThanOrEqual(10);
       for (const line of access) {
-        expect(Object.keys(line)).toEqual(['time', 'level', 'requestId', 'method', 'path', 'status', 'ms']);
+        expect(Object.keys(line)).toEqual(['time', 'level', 'requestId', 'traceId', 'method', 'path', 'status', 'ms']);
         expect(new Date(line['time'] as string).toISOString()).toBe(line['time']);
         expect(line['level']).toBe('info');
         expect(line['requestId']).toMatch(/^[A-Za-z0-9+/=._:-]{1,128}$/);
         expect(typeof line['ms']).toBe('number');
       }
-      expect(access.find((line) => line['requestId'] === 'json-line-check')).toMatchObject({ method: 'GET', path: '/readyz', status: 200 });
-      expect(access.find((line) => line['requestId'] === 'trace-4f0c:7d1b')).toMatchObject({ method: 'POST', path: '/plants', status: 200 });
+      expect(access.find((line) => line['requestId'] === 'json-line-check')).toMatchObject({
+        traceId: '0af7651916cd43dd8448eb211c80319c',
+        method: 'GET',
+        path: '/readyz',
+        status: 200,
+      });
+      expect(access.find((line) => line['requestId'] === 'trace-4f0c:7d1b')).toMatchObject({ traceId: null, method: 'POST', path: '/plants', status: 200 });
       expect(server.output()).not.toContain('in-query');
       expect(server.output()).not.toContain(CONFORMANCE_TOKEN);
     });
@@ -181,6 +187,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
         time: expect.any(String),
         level: 'info',
         requestId,
+        traceId: null,
         method: null,
         path: null,
         status: 400,

@@ -168,8 +168,9 @@ async function bundle([name, entry, platform]) {
     format: 'esm',
     platform,
     target: platform === 'node' ? 'node20' : 'es2022',
-    // Only workerd itself stays outside: the launcher starts it from its package.
-    external: name === 'workerd' ? ['miniflare'] : [],
+    // Only workerd itself stays outside: the launcher starts it from its package; and
+    // @opentelemetry/api, imported at run time only where it is installed (an optional peer).
+    external: name === 'workerd' ? ['miniflare', '@opentelemetry/api'] : ['@opentelemetry/api'],
     ...(platform === 'neutral'
       ? { mainFields: ['module', 'main'] }
       : // A bundled CommonJS dependency may still call require() for Node built-ins.
