@@ -46,12 +46,16 @@ export const ErrorCode = {
   RequestTimeout: 1402,
   /** 431: the request headers are too large (a very long token). */
   HeadersTooLarge: 1403,
+  /** 429: the token made more creates than the server's per-token rate limit allows; nothing was done. Retried, after `Retry-After`. */
+  RateLimited: 1404,
   /** 500: unexpected internal error. */
   Internal: 1500,
   /** 503: the storage failed or is unavailable, or the server is shutting down. Retried. */
   StorageUnavailable: 1501,
   /** 507: the storage is full. */
   StorageFull: 1502,
+  /** 503: the server is busy (too many requests in flight, or its event loop is behind); nothing was done. Retried, after `Retry-After`. */
+  Overloaded: 1503,
   /** No answer: the connection failed or was cut before the whole answer arrived. Retried. */
   Network: 'network',
   /** No answer within `timeoutMs`. Retried. */
