@@ -136,6 +136,7 @@ describe('jwtAuthenticate', () => {
       [{ keys, algorithms: ['none' as never] }, /algorithms/],
       [{ keys, clockToleranceSeconds: -1 }, /clockToleranceSeconds/],
       [{ keys, requiredScope: ' ' }, /requiredScope/],
+      [{ keys, requiredScope: 7 as never }, /requiredScope/],
       [{ keys: undefined, jwksUrl: 'file:///etc/jwks.json' }, /jwksUrl/],
     ];
     for (const [options, message] of cases) expect(() => verifier(options), message.source).toThrow(message);

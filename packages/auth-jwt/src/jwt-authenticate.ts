@@ -80,7 +80,7 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
   }
   const clockTolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
   if (!Number.isFinite(clockTolerance) || clockTolerance < 0 || clockTolerance > 300) fail('`clockToleranceSeconds` must be from 0 to 300');
-  const required = options.requiredScope === undefined ? [] : options.requiredScope.split(' ').filter((scope) => scope !== '');
+  const required = typeof options.requiredScope === 'string' ? options.requiredScope.split(' ').filter((scope) => scope !== '') : [];
   if (options.requiredScope !== undefined && (required.length === 0 || !required.every((scope) => SCOPE_TOKEN.test(scope)))) {
     fail('`requiredScope` must be scope names (printable ASCII, no `"` or `\\`), space-separated');
   }
