@@ -38,7 +38,9 @@ async function listen(server: Server, path = ''): Promise<RunningTarget> {
  * page) and the refusals it declares, so that all serve the same OpenAPI document.
  */
 function libraryOptions(scenario: ConformanceScenario) {
-  const standalone = scenario === 'working' ? { health: true, docs: docsPage, protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[] } : {};
+  // As the standalone servers have them, the overload gate at its defaults included.
+  const standalone =
+    scenario === 'working' ? { health: true, docs: docsPage, protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], overload: {} } : {};
   return { ...conformanceOptions(scenario, createMemoryStore()), ...standalone, onError: () => {} };
 }
 const TARGETS: readonly Target[] = [
