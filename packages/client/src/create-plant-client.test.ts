@@ -21,7 +21,13 @@ interface TestServer {
   readonly baseUrl: string;
   /** The store behind the server now; `reset()` swaps in an empty one. */
   store: MemoryStore;
-  /** Drops every connection (so that no late request of a test counts for the next one) and swaps in an empty store. */
+  /**
+   * Listens anew on another port and drops every connection to the old one (so
+   * that no late request of a test counts for the next one), and swaps in an
+   * empty store. A new origin, rather than the same one with its connections
+   * cut: a client's pool could still hold a cut connection and fail the next
+   * test's first attempt on it.
+   */
   reset(): Promise<void>;
   /** Requests that reached the server since the last `reset()`. */
   requests: number;
@@ -45,8 +51,10 @@ async function startServer(options: ServerOptions = {}): Promise<TestServer> {
     requests: 0,
     intercept: undefined,
     async reset() {
-      server.closeAllConnections();
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      const old = server;
+      await listen();
+      old.closeAllConnections();
+      old.close();
       state.store = createMemoryStore();
       state.requests = 0;
       state.intercept = undefined;
@@ -69,12 +77,15 @@ async function startServer(options: ServerOptions = {}): Promise<TestServer> {
     ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
     ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
   });
-  server = createServer((req, res) => {
-    state.requests++;
-    if (state.intercept?.(req, res, state.requests) !== true) handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  (state as { baseUrl: string }).baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = async () => {
+    server = createServer((req, res) => {
+      state.requests++;
+      if (state.intercept?.(req, res, state.requests) !== true) handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    (state as { baseUrl: string }).baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  await listen();
   return state;
 }
 
