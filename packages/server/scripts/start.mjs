@@ -25,7 +25,7 @@ const FULL_INSTALL = `npx --yes ${pinnedPnpm} install`;
 const NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
 
 /** The workspace packages the server is made of, bundled from their sources. */
-const SERVING = ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page'];
+const SERVING = ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-sqlite', 'store-d1', 'docs-page', 'auth-jwt'];
 
 /**
  * What the last `pnpm install` left: whether it brought the development
