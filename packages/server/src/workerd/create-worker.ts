@@ -32,7 +32,9 @@ const workerBuild: BuildOptions = (config, env) => {
  * with a request, so the handler is built on the first one and lives as long
  * as the isolate. Plants are kept in the D1 database bound as `PLANT_STORE_DB`
  * (the standalone workerd server binds one), or, without that binding, in the
- * isolate's memory.
+ * isolate's memory. Overload protection bounds the requests in flight in
+ * the isolate (`PLANT_STORE_MAX_IN_FLIGHT`); its event-loop bound is off,
+ * since time stands still inside a request.
  *
  * @param build Replaces the store and verifier (test fixtures inject faults).
  */
@@ -40,7 +42,9 @@ export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorke
   let standalone: Standalone | undefined;
   return {
     fetch(request, env, context) {
-      standalone ??= createStandalone(env, (line) => console.log(line), build);
+      // Inside a workerd request time stands still, so no event-loop delay can be sampled: only the
+      // in-flight bound applies, per isolate (the standalone workerd server samples in its front).
+      standalone ??= createStandalone({ ...env, PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0' }, (line) => console.log(line), build);
       return standalone.fetch(request, context);
     },
   };
