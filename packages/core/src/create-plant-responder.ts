@@ -4,7 +4,7 @@ import type { PlantRequest } from './http-types.ts';
 import type { OverloadGate } from './overload-gate.ts';
 import { answer, PlantExchange, type Outcome, type Respond } from './plant-exchange.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import { HEALTHZ, NOT_A_FILE } from './plant-routes.ts';
+import { HEALTHZ, METRICS, NOT_A_FILE } from './plant-routes.ts';
 import { requestIdOf } from './request-id.ts';
 import { responderSettings } from './responder-settings.ts';
 import { routePath } from './route-path.ts';
@@ -50,9 +50,10 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
       request.header('access-control-request-method') !== undefined;
     const headers = preflight ? undefined : cors?.responseHeaders(origin);
     let first = preflight ? answerPreflight : answerRoute;
-    // Overload (docs/contract.md, "Overload"): every route the handler serves but /healthz,
-    // which must stay fast and 200, and not while draining, whose 503 closes the connection.
-    if (overload !== undefined && route !== undefined && route !== HEALTHZ && request.draining !== true) {
+    // docs/contract.md, "Overload and rate limits": every route the handler serves but /healthz, which
+    // must stay fast and 200, and /metrics, which must show the overload; not while draining, whose
+    // 503 closes the connection.
+    if (overload !== undefined && route !== undefined && route !== HEALTHZ && route !== METRICS && request.draining !== true) {
       if (overload.enter() === undefined) respond = leavingOn(overload, respond);
       else first = refuseOverloaded;
     }

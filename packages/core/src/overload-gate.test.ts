@@ -63,13 +63,14 @@ describe('createOverloadGate', () => {
 });
 
 describe('the overload option of a responder', () => {
-  it('refuses past the bound with the request id, never refuses /healthz, says busy on /readyz, and admits again once answers leave', async () => {
+  it('refuses past the bound with the request id, never refuses /healthz or /metrics, says busy on /readyz, and admits again once answers leave', async () => {
     const store = heldStore();
     const respondTo = createPlantResponder({
       store,
       authenticate: staticTokens([TOKEN]),
       health: true,
       requestId: true,
+      metrics: true,
       overload: { maxInFlight: 1, maxEventLoopDelayMs: 0 },
     });
     const answers: PlantResponse[] = [];
@@ -79,15 +80,16 @@ describe('the overload option of a responder', () => {
     respondTo(request('/plants', 'POST'), keep);
     respondTo(request('/readyz'), keep);
     respondTo(request('/healthz'), keep);
-    expect(answers.map((answer) => answer.status)).toEqual([503, 503, 200]);
+    respondTo(request('/metrics'), keep);
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503, 200, 200]);
     expect(answers[0]!.headers).toMatchObject({ 'retry-after': '1', 'x-request-id': 'req-1' });
     expect(JSON.parse(answers[1]!.body).error).toBe(1503);
     store.release();
-    await eventually(() => answers.length === 4);
-    expect(answers[3]!.status).toBe(200);
-    respondTo(request('/openapi.json'), keep);
+    await eventually(() => answers.length === 5);
     expect(answers[4]!.status).toBe(200);
-    expect(JSON.parse(answers[4]!.body).components.responses.ServiceUnavailable.description).toContain('1503');
+    respondTo(request('/openapi.json'), keep);
+    expect(answers[5]!.status).toBe(200);
+    expect(JSON.parse(answers[5]!.body).components.responses.ServiceUnavailable.description).toContain('1503');
   });
 
   it('names the function called in an option error', () => {
