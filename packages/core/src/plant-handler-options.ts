@@ -93,7 +93,8 @@ export interface PlantHandlerOptions {
   /**
    * Refuses new requests at once with 503 (code 1503) and `Retry-After`
    * while too many are in flight or the event loop is behind (docs/contract.md,
-   * "Overload"); admitted requests finish, and `/healthz` is never refused.
+   * "Overload and rate limits"); admitted requests finish, and `/healthz` and
+   * `/metrics` are never refused.
    * Options, or a gate from `createOverloadGate` shared by several handlers
    * of one process. Default: off, and nothing is counted.
    */
