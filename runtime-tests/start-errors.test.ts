@@ -126,7 +126,8 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       const lines = ownLines(server.output());
       expect(lines.filter((line) => line.includes('is not a setting'))).toEqual([
         'plant-store: PLANT_STORE_DATABSE_URL is not a setting, so it is ignored; did you mean PLANT_STORE_DATABASE_URL?',
-        'plant-store: PLANT_STORE_LOG_DIR is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
+        // On workerd, PLANT_STORE_D1_DIR is a setting, and the nearer one (left unset here, so it is offered).
+        `plant-store: PLANT_STORE_LOG_DIR is not a setting, so it is ignored; the nearest is ${target.name === 'workerd' ? 'PLANT_STORE_D1_DIR' : 'PLANT_STORE_LOG_FORMAT'}, and --help lists them all`,
         'plant-store: PLANT_STORE_PORT is not a setting, so it is ignored; did you mean PORT?',
         'plant-store: PLANT_STORE_TOKEN is not a setting, so it is ignored; did you mean PLANT_STORE_TOKENS?',
       ]);
