@@ -106,7 +106,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       PLANT_STORE_TOKEN: 's3cret',
       PLANT_STORE_DATABSE_URL: 'memory:',
       PLANT_STORE_PORT: '9',
-      PLANT_STORE_LOG_DIR: '/var/log',
+      PLANT_STORE_LOG_PATH: '/var/log/plant-store.log',
       PLANT_STORE_ACCESS_LOG: 'false',
       PLANT_STORE_DOCS: 'no',
     });
@@ -127,7 +127,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       expect(lines.filter((line) => line.includes('is not a setting'))).toEqual([
         'plant-store: PLANT_STORE_DATABSE_URL is not a setting, so it is ignored; did you mean PLANT_STORE_DATABASE_URL?',
         // On workerd, PLANT_STORE_D1_DIR is a setting, and the nearer one (left unset here, so it is offered).
-        `plant-store: PLANT_STORE_LOG_DIR is not a setting, so it is ignored; the nearest is ${target.name === 'workerd' ? 'PLANT_STORE_D1_DIR' : 'PLANT_STORE_LOG_FORMAT'}, and --help lists them all`,
+        'plant-store: PLANT_STORE_LOG_PATH is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
         'plant-store: PLANT_STORE_PORT is not a setting, so it is ignored; did you mean PORT?',
         'plant-store: PLANT_STORE_TOKEN is not a setting, so it is ignored; did you mean PLANT_STORE_TOKENS?',
       ]);

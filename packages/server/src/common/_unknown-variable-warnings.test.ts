@@ -24,11 +24,11 @@ describe('unknownVariableWarnings', () => {
   });
 
   it('names the nearest one of a variable that is no typo, and where they are all listed', () => {
-    expect(unknownVariableWarnings(['PLANT_STORE_LOG_DIR'], 'Bun')).toEqual([
+    expect(unknownVariableWarnings(['PLANT_STORE_LOG_PATH'], 'Bun')).toEqual([
       {
         level: 'warn',
-        msg: 'plant-store: PLANT_STORE_LOG_DIR is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
-        fields: { variable: 'PLANT_STORE_LOG_DIR', nearest: 'PLANT_STORE_LOG_FORMAT' },
+        msg: 'plant-store: PLANT_STORE_LOG_PATH is not a setting, so it is ignored; the nearest is PLANT_STORE_LOG_FORMAT, and --help lists them all',
+        fields: { variable: 'PLANT_STORE_LOG_PATH', nearest: 'PLANT_STORE_LOG_FORMAT' },
       },
     ]);
   });
