@@ -34,13 +34,15 @@ async function listen(server: Server, path = ''): Promise<RunningTarget> {
 
 /**
  * A library target's handler options for `scenario`: quiet, and in the working
- * scenario with the routes every standalone server adds (health and the docs
- * page) and the refusals it declares, so that all serve the same OpenAPI document.
+ * scenario with the routes every standalone server adds (health, the docs
+ * page and the metrics) and the refusals it declares, so that all serve the same OpenAPI document.
  */
 function libraryOptions(scenario: ConformanceScenario) {
   // As the standalone servers have them, the overload gate at its defaults included.
   const standalone =
-    scenario === 'working' ? { health: true, docs: docsPage, protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], overload: {} } : {};
+    scenario === 'working'
+      ? { health: true, docs: docsPage, protocolErrors: Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[], overload: {}, metrics: true }
+      : {};
   return { ...conformanceOptions(scenario, createMemoryStore()), ...standalone, onError: () => {} };
 }
 const TARGETS: readonly Target[] = [
