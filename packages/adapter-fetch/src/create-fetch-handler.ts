@@ -80,9 +80,10 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
 
 /**
  * Told the request id the core chose for the answer to `request`, just
- * before the handler settles with it; see {@link createFetchHandlerWithIds}.
+ * before the handler settles with it, and the trace of its server span when
+ * the handler has a `tracer`; see {@link createFetchHandlerWithIds}.
  */
-export type OnRequestId = (request: Request, requestId: string) => void;
+export type OnRequestId = (request: Request, requestId: string, traceId: string | undefined) => void;
 
 /**
  * {@link createFetchHandler}, also telling `onRequestId` the request id of
@@ -117,10 +118,10 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
     // One promise per request, settled in the step that has the answer.
     return new Promise((resolve, reject) =>
-      respondTo(plantRequest, (response, requestId) => {
+      respondTo(plantRequest, (response, requestId, traceId) => {
         try {
           const answer = toResponse(plantRequest, response, context);
-          if (requestId !== undefined && onRequestId !== undefined) onRequestId(request, requestId);
+          if (requestId !== undefined && onRequestId !== undefined) onRequestId(request, requestId, traceId);
           resolve(answer);
         } catch (error) {
           reject(error);

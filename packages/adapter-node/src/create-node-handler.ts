@@ -50,9 +50,10 @@ export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
 
 /**
  * Told the request id the core chose for the answer written to `res`, just
- * before it is written; see {@link createNodeHandlerWithIds}.
+ * before it is written, and the trace of its server span when the handler
+ * has a `tracer`; see {@link createNodeHandlerWithIds}.
  */
-export type OnRequestId = (res: ServerResponse, requestId: string) => void;
+export type OnRequestId = (res: ServerResponse, requestId: string, traceId: string | undefined) => void;
 
 /**
  * {@link createNodeHandler}, also telling `onRequestId` the request id of
@@ -76,11 +77,11 @@ export function createNodeHandlerWithIds(options: NodeHandlerOptions, onRequestI
   return function plantStoreNodeHandler(req, res, next) {
     // Written as soon as the core has the answer: at once for an answer that
     // needs no wait, else in the step that ends the wait.
-    respondTo(new NodePlantRequest(req, res, mountPath), (response, requestId) => {
+    respondTo(new NodePlantRequest(req, res, mountPath), (response, requestId, traceId) => {
       try {
         if (response.unmatched === true && next !== undefined) next();
         else {
-          if (requestId !== undefined && onRequestId !== undefined) onRequestId(res, requestId);
+          if (requestId !== undefined && onRequestId !== undefined) onRequestId(res, requestId, traceId);
           writeResponse(req, res, response);
         }
       } catch (error) {

@@ -18,9 +18,11 @@ import type { ResponderSettings } from './responder-settings.ts';
  * `x-request-id` header carries (with the `requestId` option; else
  * undefined): an adapter hands it on to its host (an access log) as it is,
  * so no host has to decide the id before the core or read it back out of
- * the written answer.
+ * the written answer. `traceId` is the trace of the request's server span,
+ * with the `tracer` option (a new trace when the request carried no valid
+ * `traceparent`); else undefined.
  */
-export type Respond = (response: PlantResponse, requestId?: string) => void;
+export type Respond = (response: PlantResponse, requestId?: string, traceId?: string) => void;
 
 declare const arranged: unique symbol;
 
@@ -128,7 +130,7 @@ export function answer(exchange: PlantExchange, first: (exchange: PlantExchange)
   if (isLater(outcome) || answeredAgain(exchange)) return;
   if (exchange.settings.observed) observeAnswer(exchange, outcome);
   // Not guarded: an adapter's respond that throws here throws to the adapter, as its own code would.
-  exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId), exchange.requestId);
+  exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
 }
 
 /**
@@ -195,7 +197,7 @@ function answerLate(exchange: PlantExchange, response: PlantResponse): void {
   if (answeredAgain(exchange)) return;
   if (exchange.settings.observed) observeAnswer(exchange, response);
   try {
-    exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId);
+    exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
   } catch (error) {
     report(exchange, error, 'internal');
   }
@@ -217,8 +219,10 @@ function answeredAgain(exchange: PlantExchange): boolean {
 
 function report(exchange: PlantExchange, error: unknown, kind: ErrorContext['kind']): void {
   const { request, requestId } = exchange;
+  const traceId = exchange.span?.traceId;
   try {
-    exchange.settings.onError(error, requestId === undefined ? { request, kind } : { request, kind, requestId });
+    const context: ErrorContext = requestId === undefined ? { request, kind } : { request, kind, requestId };
+    exchange.settings.onError(error, traceId === undefined ? context : { ...context, traceId });
   } catch {
     // A failing logger must not turn an answer into a crash.
   }

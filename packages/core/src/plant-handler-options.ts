@@ -17,6 +17,8 @@ export interface ErrorContext {
   readonly kind: 'internal' | 'storage-unavailable' | 'storage-full';
   /** The request's id, sent back as `x-request-id`; only with the `requestId` option. */
   readonly requestId?: string;
+  /** The trace of the request's server span; only with the `tracer` option. */
+  readonly traceId?: string;
 }
 
 /** Options of `createPlantHandler`, `createPlantResponder` and the adapters' factories. */

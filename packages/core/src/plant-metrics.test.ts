@@ -193,6 +193,22 @@ describe('the tracer option', () => {
     expect(spans[0]!.attributes['http.response.status_code']).toBe(401);
   });
 
+  it("hands respond and onError the server span's trace", () => {
+    const { tracer } = recordingTracer();
+    const contexts: unknown[] = [];
+    const failing: PlantStore = {
+      insertIfAbsent() {
+        throw new Error('disk gone');
+      },
+      get: () => Promise.resolve(undefined),
+    };
+    const respond = createPlantResponder({ store: failing, authenticate: staticTokens([TOKEN]), tracer, onError: (_, context) => contexts.push(context) });
+    let told: string | undefined;
+    respond(request('POST', '/plants', { ...AUTH, traceparent: TRACEPARENT }, '{"id":1,"name":"Fern"}'), (_, __, traceId) => (told = traceId));
+    expect(told).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(contexts).toEqual([expect.objectContaining({ kind: 'storage-unavailable', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' })]);
+  });
+
   it('answers when the tracer throws', () => {
     const tracer: PlantTracer = {
       startSpan() {

@@ -84,5 +84,7 @@ describe('traces through @opentelemetry/api', () => {
     expect(spans).toHaveLength(3);
     expect(JSON.stringify(spans.map((span) => [span.name, span.attributes]))).not.toContain(TOKEN);
     expect(lines()[0]).toMatchObject({ requestId: 'req-9', traceId: TRACE_ID, status: 200 });
+    // Without a traceparent, the line names the trace the server span began.
+    expect(lines()[1]).toMatchObject({ traceId: root!.spanContext().traceId, status: 401 });
   });
 });

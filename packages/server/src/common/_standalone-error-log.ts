@@ -13,8 +13,8 @@ interface Logged {
  * failing store) on standard error, where an operator sees them; the client
  * only ever gets the code. `text` writes `plant-store: unexpected error
  * (request <id>)` and the error with its stack, as the console shows it.
- * `json` writes one line (level `error`, `msg`, `requestId`, `traceId` (of a
- * valid `traceparent`), `method`, `path`, `kind`, and `error`: its name and message, and its causes'): the stack is
+ * `json` writes one line (level `error`, `msg`, `requestId`, `traceId` (of the
+ * request's span, else of a valid `traceparent`), `method`, `path`, `kind`, and `error`: its name and message, and its causes'): the stack is
  * left out, since a line per error is what a log collector can index, and the
  * message names what failed.
  *
@@ -48,7 +48,7 @@ function writeJson({ error, context }: Logged): void {
     jsonLogLine('error', {
       msg: 'plant-store: unexpected error',
       requestId: requestIdOf(context) ?? null,
-      traceId: parseTraceparent(context.request.header('traceparent'))?.traceId ?? null,
+      traceId: context.traceId ?? parseTraceparent(context.request.header('traceparent'))?.traceId ?? null,
       method,
       path: query < 0 ? url : url.slice(0, query),
       kind: context.kind,

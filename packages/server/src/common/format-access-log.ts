@@ -14,7 +14,7 @@ export interface AccessLogEntry {
   readonly ms: number;
   /** The answer's `X-Request-Id`, when it has one. */
   readonly requestId?: string | undefined;
-  /** The trace the request belongs to, from its valid `traceparent` header. */
+  /** The trace the request belongs to: its server span's with a tracer, else that of its valid `traceparent` header. */
   readonly traceId?: string | undefined;
 }
 
@@ -22,7 +22,7 @@ export interface AccessLogEntry {
  * How a server writes its access log in `format`: `text` is
  * {@link accessLogLine}'s `POST /plants 200 0.4ms` (`-` for what was not
  * read); `json` is one object per line with `time`, `level` (`info`),
- * `requestId`, `traceId` (of a valid `traceparent`), `method`, `path`
+ * `requestId`, `traceId` (of its span, else of a valid `traceparent`), `method`, `path`
  * (without the query, which may hold secrets), `status` and `ms` (one
  * decimal), `null` for what is not known.
  */

@@ -36,7 +36,11 @@ export function createStandalone(
   // The handler tells the id the core chose for each answer, keyed by the request, which the log below
   // holds until it writes the line.
   const requestIds = new WeakMap<Request, string>();
-  const handler = createFetchHandlerWithIds(options, (request, requestId) => requestIds.set(request, requestId));
+  const traceIds = new WeakMap<Request, string>();
+  const handler = createFetchHandlerWithIds(options, (request, requestId, traceId) => {
+    requestIds.set(request, requestId);
+    if (traceId !== undefined) traceIds.set(request, traceId);
+  });
   const format = formatAccessLog(config.logFormat);
   return {
     config,
@@ -51,7 +55,7 @@ export function createStandalone(
           status: response.status,
           ms,
           requestId: requestIds.get(request),
-          traceId: traced ? parseTraceparent(request.headers.get('traceparent') ?? undefined)?.traceId : undefined,
+          traceId: traced ? (traceIds.get(request) ?? parseTraceparent(request.headers.get('traceparent') ?? undefined)?.traceId) : undefined,
         }),
       );
       return response;

@@ -9,7 +9,7 @@ import { batchLines } from '../common/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
 import type { LogFormat } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
-import { recordedRequestId, recordRequestId, requestIdFor } from './_request-ids.ts';
+import { recordedRequestId, recordedTraceId, recordRequestId, requestIdFor } from './_request-ids.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
 export interface ServerOptions {
@@ -89,7 +89,8 @@ export async function serveNodeHttp(
           ms: performance.now() - started,
           // Recorded by whoever chose it as the answer was written: the core, through the handler, or this server.
           requestId: requestIds ? recordedRequestId(res) : undefined,
-          traceId: traced ? traceIdOf(req) : undefined,
+          // The span's trace when the handler traced it (a new one without a valid traceparent), else the header's.
+          traceId: traced ? (recordedTraceId(res) ?? traceIdOf(req)) : undefined,
         }),
       );
     }
