@@ -44,7 +44,7 @@ const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
 
 /**
  * An `authenticate` for the handler that accepts JWTs signed by an identity
- * provider (docs/auth-jwt.md): the signature by one of the issuer's keys
+ * provider (docs/auth.md): the signature by one of the issuer's keys
  * with an allowed asymmetric algorithm, `iss` equal to `issuer`, `aud`
  * naming `audience`, `exp` present and not past, `nbf` not ahead (both
  * with `clockToleranceSeconds`), and the `requiredScope`. A token that fails

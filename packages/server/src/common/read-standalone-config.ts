@@ -87,7 +87,7 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const portText = env.PORT?.trim() || '8080';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new TypeError(`PORT: expected 0 to 65535, got ${JSON.stringify(portText)}`);
-  // JWTs (docs/auth-jwt.md) or fixed tokens, never both: parseJwtSettings refuses the two together.
+  // JWTs (docs/auth.md) or fixed tokens, never both: parseJwtSettings refuses the two together.
   const jwt = parseJwtSettings(env);
   const tokens = (env.PLANT_STORE_TOKENS ?? '')
     .split(',')
