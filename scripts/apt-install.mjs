@@ -37,3 +37,54 @@ function run(label, command, args) {
     process.exit(1);
   }
 }
+
+/**
+ * What one ensure-*.mjs script makes sure of: a tool the tests need, found
+ * where the tests look for it, or Debian's package of it installed.
+ *
+ * @template T what `find` returns for a tool that is there
+ * @typedef {object} DebianTool
+ * @property {string} label the script's name, which starts every line it prints
+ * @property {() => T | undefined} find where the tests look for the tool
+ * @property {(found: T) => string} describe the tool found, for the line that says which is used (path and version)
+ * @property {string} variable the environment variable naming the tool's path, which an install never overrides
+ * @property {string} chosenFix what to do when that variable names no usable tool
+ * @property {string} missing the tool as the tests expect it, e.g. `pgbouncer at /usr/sbin/pgbouncer`
+ * @property {string} package Debian's package
+ * @property {string[]} [options] more `apt-get install` options
+ * @property {{ exitCode: 0 | 1, message: string }} cannotInstall what to say where it cannot be installed (not root, or no apt-get), and whether that stops the test command
+ */
+
+/**
+ * Makes sure of a {@link DebianTool}: says which one is used, or installs its
+ * package when we are root with apt-get, or else says what to do and exits
+ * with `cannotInstall.exitCode`. A path the user chose is never replaced.
+ *
+ * @template T
+ * @param {DebianTool<T>} tool
+ */
+export function ensureDebianPackage(tool) {
+  const { label } = tool;
+  const found = tool.find();
+  if (found !== undefined) {
+    console.log(`${label}: using ${tool.describe(found)}`);
+    return;
+  }
+  const chosen = process.env[tool.variable];
+  if (chosen !== undefined && chosen !== '') {
+    console.error(`${label}: ${tool.variable} is ${chosen}, which ${tool.chosenFix}`);
+    process.exit(1);
+  }
+  if (!canAptInstall()) {
+    (tool.cannotInstall.exitCode === 0 ? console.log : console.error)(`${label}: no ${tool.missing}, ${tool.cannotInstall.message}`);
+    process.exit(tool.cannotInstall.exitCode);
+  }
+  console.log(`${label}: no ${tool.missing}; installing Debian's ${tool.package} package`);
+  aptInstall(label, [tool.package], tool.options);
+  const installed = tool.find();
+  if (installed === undefined) {
+    console.error(`${label}: apt-get installed ${tool.package}, but no ${tool.missing} still`);
+    process.exit(1);
+  }
+  console.log(`${label}: using ${tool.describe(installed)}`);
+}

@@ -2,7 +2,7 @@
 import { staticTokens, type Authenticate, type OverloadOptions, type RateLimitOptions } from '@plant-store/core';
 import { parseCorsOrigins } from './_parse-cors-origins.ts';
 import { parseDatabaseUrl, type StoreChoice } from './_parse-database-url.ts';
-import { jwtVerifier, parseJwtSettings, type JwtSettings } from './_parse-jwt-settings.ts';
+import { jwtVerifier, parseJwtSettings, type JwtEnv, type JwtSettings } from './_parse-jwt-settings.ts';
 import { parseOverload } from './_parse-overload.ts';
 import { parseRateLimit } from './_parse-rate-limit.ts';
 import { parseSwitch } from './_parse-switch.ts';
@@ -12,16 +12,10 @@ import { LOG_LEVELS } from './_log-level.ts';
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
 export type LogFormat = 'text' | 'json';
 
-/** Environment variables a standalone server reads; all optional. */
-export interface StandaloneEnv {
+/** Environment variables a standalone server reads; all optional. The tokens' and the JWT verifier's are {@link JwtEnv}'s. */
+export interface StandaloneEnv extends JwtEnv {
   readonly HOST?: string | undefined;
   readonly PORT?: string | undefined;
-  readonly PLANT_STORE_TOKENS?: string | undefined;
-  readonly PLANT_STORE_JWT_ISSUER?: string | undefined;
-  readonly PLANT_STORE_JWT_AUDIENCE?: string | undefined;
-  readonly PLANT_STORE_JWKS_URL?: string | undefined;
-  readonly PLANT_STORE_JWT_SCOPE?: string | undefined;
-  readonly PLANT_STORE_JWKS_COOLDOWN?: string | undefined;
   readonly PLANT_STORE_ACCESS_LOG?: string | undefined;
   readonly PLANT_STORE_DATABASE_URL?: string | undefined;
   readonly PLANT_STORE_WORKERS?: string | undefined;
