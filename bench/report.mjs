@@ -81,6 +81,34 @@ function chart(rows) {
   ].join('\n');
 }
 
+/** The heading that starts the in-process section, which a run of that table alone replaces. */
+export const IN_PROCESS_HEADING = '## Cost per create in one process (no sockets, no wrk)';
+
+/**
+ * The in-process section: its heading, what it measures, and its table,
+ * ending with a blank line.
+ * @param {InProcessRow[]} inProcess
+ * @param {number} rounds
+ * @param {string} [alone] when the table was measured in a run of its own, that run's words for it
+ * @returns {string[]}
+ */
+export function renderInProcessSection(inProcess, rounds, alone) {
+  return [
+    IN_PROCESS_HEADING,
+    '',
+    `What each contender's own code costs per valid create, apart from the kernel's network path and wrk's share of the machine, which take most of each request's time in the table above and blur it on a small machine ([\`bench/in-process.mjs\`](bench/in-process.mjs)). On Node, requests go through Node's own HTTP server (its parser, \`IncomingMessage\`, \`ServerResponse\`) as raw bytes on in-memory sockets, 50 connections with one request in flight each; on Bun and Deno, the Fetch handler is called with the runtime's own \`Request\`s, built beforehand with the Content-Length a server's requests carry. Each measurement is a fresh process pinned to core 0: 60,000 creates of warm-up, then the fastest of 10 batches of 20,000 (other work on the machine only adds time, in bursts longer than a batch). ${rounds} rounds, interleaved as above; "× baseline" is the median over rounds of the baseline's cost over the contender's in the same round (higher is faster, as above). Plant Store runs with request ids, as the baselines; "standalone serve()" adds what the standalone Node server has (its timeouts, \`/healthz\`, \`/readyz\`, the docs page, the drain check).`,
+    ...(alone === undefined ? [] : ['', alone]),
+    '',
+    '| Runtime | Contender | ns per create | range | × baseline | × baseline, range |',
+    '|---|---|---:|---:|---:|---:|',
+    ...inProcess.map(
+      (row) =>
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.ns).toLocaleString('en-US')} | ${Math.round(row.nsRange[0]).toLocaleString('en-US')}–${Math.round(row.nsRange[1]).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} |`,
+    ),
+    '',
+  ];
+}
+
 /** @param {ReportInput} input */
 export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, inProcess, micro, memory }) {
   const table = [
@@ -106,14 +134,6 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
             `| ${row.runtime} | ${memoryRow.name} | ${row.name.replace(`${memoryRow.name} + `, '')} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.storeRatio, 2)} | ${fixed(row.storeRatioRange?.[0], 2)}–${fixed(row.storeRatioRange?.[1], 2)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} |`,
         ),
     ]),
-  ];
-  const inProcessTable = [
-    '| Runtime | Contender | ns per create | range | × baseline | × baseline, range |',
-    '|---|---|---:|---:|---:|---:|',
-    ...inProcess.map(
-      (row) =>
-        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.ns).toLocaleString('en-US')} | ${Math.round(row.nsRange[0]).toLocaleString('en-US')}–${Math.round(row.nsRange[1]).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} |`,
-    ),
   ];
   const microTable = [
     '| Case | ns per call | calls/s |',
@@ -159,12 +179,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
           ...storeTable,
           '',
         ]),
-    '## Cost per create in one process (no sockets, no wrk)',
-    '',
-    `What each contender's own code costs per valid create, apart from the kernel's network path and wrk's share of the machine, which take most of each request's time in the table above and blur it on a small machine ([\`bench/in-process.mjs\`](bench/in-process.mjs)). On Node, requests go through Node's own HTTP server (its parser, \`IncomingMessage\`, \`ServerResponse\`) as raw bytes on in-memory sockets, 50 connections with one request in flight each; on Bun and Deno, the Fetch handler is called with the runtime's own \`Request\`s, built beforehand with the Content-Length a server's requests carry. Each measurement is a fresh process pinned to core 0: 60,000 creates of warm-up, then the fastest of 10 batches of 20,000 (other work on the machine only adds time, in bursts longer than a batch). ${rounds} rounds, interleaved as above; "× baseline" is the median over rounds of the baseline's cost over the contender's in the same round (higher is faster, as above). Plant Store runs with request ids, as the baselines; "standalone serve()" adds what the standalone Node server has (its timeouts, \`/healthz\`, \`/readyz\`, the docs page, the drain check).`,
-    '',
-    ...inProcessTable,
-    '',
+    ...renderInProcessSection(inProcess, rounds),
     '## Core, without HTTP (tinybench, Node 20)',
     '',
     ...microTable,

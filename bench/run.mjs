@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
 import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer } from '../runtime-tests/support/pgbouncer.mjs';
-import { renderReport } from './report.mjs';
+import { IN_PROCESS_HEADING, renderInProcessSection, renderReport } from './report.mjs';
 
 /** @typedef {import('./report.mjs').Row} Row */
 /**
@@ -154,6 +154,7 @@ const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['node:http hand-written (baseline)', 'node-baseline'],
   ['Plant Store adapter-node', 'node-plant-store', 'node-baseline'],
   ['Plant Store adapter-node, JWT bearer (RS256, key cached)', 'node-plant-store-jwt', 'node-baseline'],
+  ['Plant Store adapter-node, metrics on', 'node-plant-store-metrics', 'node-baseline'],
   ['Plant Store standalone serve()', 'node-plant-store-standalone', 'node-baseline'],
   ['plain fetch handler on @whatwg-node/server', 'node-whatwg-baseline'],
   ['Plant Store adapter-fetch on @whatwg-node/server', 'node-whatwg-plant-store', 'node-whatwg-baseline'],
@@ -464,6 +465,7 @@ async function startDatabase(pooled) {
 }
 
 async function main() {
+  if (process.env.BENCH_TABLE === 'in-process') return inProcessAlone();
   ensureWrk();
   const postgresRows = CONTENDERS.filter((contender) => contender.store === 'postgres' || contender.store === 'pgbouncer');
   const databaseServers = postgresRows.length ? await startDatabase(postgresRows.some((contender) => contender.store === 'pgbouncer')) : undefined;
@@ -474,6 +476,32 @@ async function main() {
     await databaseServers?.destroy();
     rmSync(sqliteDirectory, { recursive: true, force: true });
   }
+}
+
+/**
+ * `BENCH_TABLE=in-process`: the in-process table alone (the measure of the
+ * library's own cost on a small machine), which replaces that section of
+ * BENCHMARKS.md and leaves the rest of the file, measured by an earlier full
+ * run, as it was. With `BENCH_ONLY` it prints the table and writes nothing.
+ */
+function inProcessAlone() {
+  const inProcess = inProcessTable();
+  const file = join(root, 'BENCHMARKS.md');
+  const versions = Object.entries({ 'Node 20': node20, 'Node 24': node24, Bun: bun, Deno: deno })
+    .map(([name, binary]) => `${name} ${firstLine(execFileSync(binary, ['--version'], { encoding: 'utf8' }))}`)
+    .join(', ');
+  const section = renderInProcessSection(
+    inProcess,
+    ROUNDS,
+    `Measured in a run of this table alone (\`BENCH_TABLE=in-process\`), on ${new Date().toISOString().slice(0, 10)}, with ${versions}.`,
+  ).join('\n');
+  console.log(section);
+  if (process.env.BENCH_ONLY) return;
+  const before = readFileSync(file, 'utf8');
+  const start = before.indexOf(IN_PROCESS_HEADING);
+  const end = before.indexOf('\n## ', start + IN_PROCESS_HEADING.length);
+  if (start < 0 || end < 0) throw new Error(`BENCHMARKS.md has no "${IN_PROCESS_HEADING}" section followed by another: run the whole benchmark`);
+  writeFileSync(file, `${before.slice(0, start)}${section}${before.slice(end)}`);
 }
 
 /** The rounds, the tables, and the report. */
