@@ -1,5 +1,6 @@
 // Runs anywhere (no runtime API): the steps of `POST {basePath}/plants`, from the bearer token to the stored plant.
-import { authRefusalResponse, TOKEN_REJECTED } from './auth-refusal-response.ts';
+import { authRefusalResponse } from './auth-refusal-response.ts';
+import { authenticateThen } from './authenticate-then.ts';
 import { readBearerCredential } from './authenticate.ts';
 import { startCreatePlant, type Created } from './create-plant.ts';
 import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS } from './error-response.ts';
@@ -11,7 +12,6 @@ import { observeStoreEnd, observeStoreStart } from './observe-exchange.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
-const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');
 const BODY_ABORTED = errorResponse('body-missing', 'body: the request body was not received completely');
 const UNSUPPORTED_MEDIA_TYPE = errorResponse('unsupported-media-type', 'content-type: expected application/json (UTF-8)');
@@ -36,12 +36,7 @@ const TIMED_OUT: PlantResponse = {
  * answer(new PlantExchange(settings, request, PLANTS, undefined, undefined, respond), createFromRequest);
  */
 export function createFromRequest(exchange: PlantExchange): Outcome {
-  const { request } = exchange;
-  const credential = readBearerCredential(request.header('authorization'));
-  if (credential.kind === 'missing') return UNAUTHENTICATED;
-  if (credential.kind === 'malformed') return TOKEN_REJECTED;
-  const verdict = exchange.settings.authenticate(credential.token, request);
-  return isThenable(verdict) ? answerAfter(exchange, verdict, readIfAccepted) : readIfAccepted(exchange, verdict);
+  return authenticateThen(exchange, readIfAccepted);
 }
 
 function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
