@@ -18,7 +18,7 @@ async function check(authorization: string | undefined, verify: (token: string) 
   const asked: string[] = [];
   const settings = responderSettings(
     {
-      store: { insertIfAbsent: () => ({ status: 'inserted' }), get: () => undefined },
+      store: { insertIfAbsent: () => ({ status: 'inserted' }), get: () => Promise.resolve(undefined) },
       authenticate: (token) => {
         asked.push(token);
         return verify(token) as boolean;
