@@ -1,8 +1,7 @@
 // Runs anywhere (no runtime API): the answer to a verifier's refusal, from the error table.
-import { errorResponse, JSON_HEADERS } from './error-response.ts';
+import { errorResponse, REALM } from './error-response.ts';
 import type { PlantResponse } from './http-types.ts';
 
-const REALM = 'Bearer realm="plant-store"';
 /** The 401 (1101) of a token that was presented and rejected. */
 export const TOKEN_REJECTED = errorResponse('token-rejected', 'authorization: the token was rejected');
 // RFC 6750 §3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-separated;
@@ -30,7 +29,7 @@ export function authRefusalResponse(verdict: unknown): PlantResponse {
     const scope = typeof refusal.scope === 'string' && SCOPE.test(refusal.scope) ? refusal.scope : undefined;
     const challenge = `${REALM}, error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`;
     const message = `authorization: the token does not grant the required scope${scope === undefined ? '' : ` "${scope}"`}`;
-    return { ...errorResponse('insufficient-scope', message), headers: Object.freeze({ ...JSON_HEADERS, 'www-authenticate': challenge }) };
+    return errorResponse('insufficient-scope', message, { 'www-authenticate': challenge });
   }
   if (refusal.refused === 'unavailable') {
     const given = typeof refusal.retryAfterSeconds === 'number' && Number.isFinite(refusal.retryAfterSeconds) ? refusal.retryAfterSeconds : MIN_RETRY_SECONDS;

@@ -1,7 +1,6 @@
 // Runs anywhere (no runtime API): the handler over plain data that every adapter calls, from routing to the answer.
 import { answerPreflight, answerRoute } from './answer-route.ts';
 import type { PlantRequest } from './http-types.ts';
-import type { OverloadGate } from './overload-gate.ts';
 import { answer, PlantExchange, type Outcome, type Respond } from './plant-exchange.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
 import { HEALTHZ, METRICS, NOT_A_FILE } from './plant-routes.ts';
@@ -53,22 +52,15 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
     // docs/contract.md, "Overload and rate limits": every route the handler serves but /healthz, which
     // must stay fast and 200, and /metrics, which must show the overload; not while draining, whose
     // 503 closes the connection.
+    let admitted = false;
     if (overload !== undefined && route !== undefined && route !== HEALTHZ && route !== METRICS && request.draining !== true) {
-      if (overload.enter() === undefined) respond = leavingOn(overload, respond);
+      if (overload.enter() === undefined) admitted = true;
       else first = refuseOverloaded;
     }
-    answer(new PlantExchange(settings, request, route, requestId, headers, respond), first);
+    answer(new PlantExchange(settings, request, route, requestId, headers, respond, admitted), first);
   };
 }
 
 function refuseOverloaded(exchange: PlantExchange): Outcome {
   return exchange.settings.overload!.refusal;
-}
-
-/** `respond`, counting the request out of the gate as it is answered. */
-function leavingOn(gate: OverloadGate, respond: Respond): Respond {
-  return (response, requestId) => {
-    gate.leave();
-    respond(response, requestId);
-  };
 }

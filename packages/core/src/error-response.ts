@@ -4,7 +4,8 @@ import type { PlantResponse } from './http-types.ts';
 /** Headers of every JSON answer; shared, never mutated. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
-const REALM = 'Bearer realm="plant-store"';
+/** The `WWW-Authenticate` challenge of every refused credential (docs/contract.md, "Authentication"); refusals add their `error`. */
+export const REALM = 'Bearer realm="plant-store"';
 
 // Status-specific headers (RFC 6750 §3, RFC 9110 §15.5.6); every other kind gets JSON_HEADERS.
 const EXTRA_HEADERS: Partial<Record<ErrorKind, Readonly<Record<string, string>>>> = {

@@ -3,7 +3,7 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { AuthenticateDescription } from './authenticate.ts';
-import { PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
+import { PROTOCOL_ERRORS, REALM, type ProtocolErrorKind } from './error-response.ts';
 import { errorTable, type ErrorKind } from './error-table.ts';
 import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
 
@@ -89,8 +89,6 @@ const FIELD_DESCRIPTIONS = {
 /** The example of the request body and of its answer, which "Try it out" of the docs page starts from. */
 const NEW_PLANT_EXAMPLE = { id: 10, name: 'Monstera', tag: 'tropical' };
 const PLANT_EXAMPLE = { name: 'Monstera', tag: 'tropical' };
-
-const REALM = 'Bearer realm="plant-store"';
 
 /** Each error status: its name under `components.responses` and its description. */
 const RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {

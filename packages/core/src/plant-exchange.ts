@@ -73,6 +73,8 @@ export class PlantExchange {
   declare span: PlantSpan | undefined;
   /** The store call's span, under {@link span}. */
   declare storeSpan: PlantSpan | undefined;
+  /** Whether the request holds a place in the overload gate, given back as it is answered. */
+  declare readonly admitted: boolean;
   // Keyed by symbols this module keeps, so that no step can reach them.
   /** Where the answer goes. */
   declare readonly [RESPOND]: Respond;
@@ -88,6 +90,7 @@ export class PlantExchange {
     requestId: string | undefined,
     headers: Readonly<Record<string, string>> | undefined,
     respond: Respond,
+    admitted = false,
   ) {
     this.settings = settings;
     this.request = request;
@@ -101,6 +104,7 @@ export class PlantExchange {
     this.storeStarted = 0;
     this.span = undefined;
     this.storeSpan = undefined;
+    this.admitted = admitted;
     if (settings.observed) observeStart(this);
   }
 }
@@ -128,9 +132,8 @@ export function answer(exchange: PlantExchange, first: (exchange: PlantExchange)
     outcome = internalError(exchange, error);
   }
   if (isLater(outcome) || answeredAgain(exchange)) return;
-  if (exchange.settings.observed) observeAnswer(exchange, outcome);
   // Not guarded: an adapter's respond that throws here throws to the adapter, as its own code would.
-  exchange[RESPOND](withHeaders(outcome, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
+  deliver(exchange, outcome);
 }
 
 /**
@@ -195,12 +198,22 @@ function failed(exchange: PlantExchange, error: unknown): void {
  */
 function answerLate(exchange: PlantExchange, response: PlantResponse): void {
   if (answeredAgain(exchange)) return;
-  if (exchange.settings.observed) observeAnswer(exchange, response);
   try {
-    exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
+    deliver(exchange, response);
   } catch (error) {
     report(exchange, error, 'internal');
   }
+}
+
+/**
+ * The one place an exchange's answer leaves: observed (metrics, span),
+ * its place in the overload gate given back, then handed to `respond` with
+ * the exchange's headers, request id and trace id.
+ */
+function deliver(exchange: PlantExchange, response: PlantResponse): void {
+  if (exchange.settings.observed) observeAnswer(exchange, response);
+  if (exchange.admitted) exchange.settings.overload!.leave();
+  exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
 }
 
 /**

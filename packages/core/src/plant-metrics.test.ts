@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPlantResponder } from './create-plant-responder.ts';
+import { createOverloadGate } from './overload-gate.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { createPlantMetrics } from './plant-metrics.ts';
 import type { InsertResult, PlantStore } from './plant-store.ts';
@@ -207,6 +208,20 @@ describe('the tracer option', () => {
     respond(request('POST', '/plants', { ...AUTH, traceparent: TRACEPARENT }, '{"id":1,"name":"Fern"}'), (_, __, traceId) => (told = traceId));
     expect(told).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(contexts).toEqual([expect.objectContaining({ kind: 'storage-unavailable', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' })]);
+  });
+
+  it("hands respond the server span's trace with the overload gate on too, and gives the gate's place back", () => {
+    const { tracer } = recordingTracer();
+    const overload = createOverloadGate({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
+    const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), tracer, overload });
+    const told: (string | undefined)[] = [];
+    for (const id of [1, 2]) {
+      respond(request('POST', '/plants', { ...AUTH, traceparent: TRACEPARENT }, `{"id":${id},"name":"Fern"}`), (response, __, traceId) => {
+        told.push(`${response.status} ${traceId}`);
+      });
+    }
+    // The second is admitted only if the first gave its one place back as it was answered.
+    expect(told).toEqual(['200 4bf92f3577b34da6a3ce929d0e0e4736', '200 4bf92f3577b34da6a3ce929d0e0e4736']);
   });
 
   it('answers when the tracer throws', () => {
