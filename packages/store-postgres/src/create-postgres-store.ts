@@ -309,8 +309,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           const results = (await on(slot, (sql) => sql.unsafe(statement))) as unknown as postgres.RowList<Row[]>[];
           // Sent too late, as one SELECT: every create of the batch has been answered already.
           if (!Array.isArray(results[0])) return;
-          onGroupCommit?.(batch.length);
           answer(batch, first, results[1]!, results[2]!);
+          // Counted after the answers: an observer that throws (a metrics fault) must not fail committed creates.
+          try {
+            onGroupCommit?.(batch.length);
+          } catch {
+            // The batch stands; counting is the observer's concern.
+          }
           return;
         } catch (error) {
           const code = (error as { code?: unknown }).code;

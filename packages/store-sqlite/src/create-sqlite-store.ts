@@ -264,8 +264,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     if (queue.length > 0) schedule(0);
     if (outcome.ok) {
       writeFailure = undefined;
-      onGroupCommit?.(batch.length);
       for (const [i, pending] of batch.entries()) pending.resolve(outcome.results[i]!);
+      // Counted after the answers: an observer that throws (a metrics fault) must not fail committed creates.
+      try {
+        onGroupCommit?.(batch.length);
+      } catch {
+        // The batch stands; counting is the observer's concern.
+      }
       return;
     }
     writeFailure = outcome.error;
