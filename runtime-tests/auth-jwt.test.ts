@@ -7,7 +7,7 @@ import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 const AUDIENCE = 'https://plants.example.com';
 const SCOPE = 'plants:write';

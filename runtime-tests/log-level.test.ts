@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, runToExit, RUNTIMES, temporaryDirectories } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 import { freePort } from './support/start-postgres.mjs';
 
 const directory = temporaryDirectories('plant-store-log-level-');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 import { findPrometheus, INSTALL_PROMETHEUS, startPrometheus, type TestPrometheus } from './support/prometheus.mjs';
 
 const SNIPPET = readFileSync(fileURLToPath(new URL('../docs/snippets/prometheus.yml', import.meta.url)), 'utf8');

@@ -6,7 +6,7 @@ import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing'
 import { describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories } from './runtimes.ts';
 import { offerLoad, percentile, type Answer } from './support/offered-load.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 const directory = temporaryDirectories('plant-store-overload-');
 

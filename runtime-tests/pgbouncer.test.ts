@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer, type TestPgbouncer } from './support/pgbouncer.mjs';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { runtime, spawnServer } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 const SNIPPET = readFileSync(fileURLToPath(new URL('../docs/snippets/pgbouncer.ini', import.meta.url)), 'utf8');
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };

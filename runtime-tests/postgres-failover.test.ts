@@ -13,7 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer, type TestPgbouncer } from './support/pgbouncer.mjs';
 import { startPostgres, type TestDatabase, type TestStandby } from './support/start-postgres.mjs';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
-import { expectAcknowledgedStored, startOutageLoad, until } from './support/outage-load.ts';
+import { expectAcknowledgedStored, startOutageLoad } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 /** The handler's default store timeout, which the server's creates run under. */
 const STORE_TIMEOUT_MS = 5_000;

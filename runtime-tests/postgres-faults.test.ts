@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
 import { usePostgres } from './support/use-postgres.ts';
 import { runtime, spawnServer } from './runtimes.ts';
-import { expectAcknowledgedStored, startOutageLoad, until } from './support/outage-load.ts';
+import { expectAcknowledgedStored, startOutageLoad } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 /** The handler's default store timeout, which the server's creates run under. */
 const STORE_TIMEOUT_MS = 5_000;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, spawnListening, type SpawnedServer } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
 interface Quirk {

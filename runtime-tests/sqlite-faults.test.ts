@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 /** The slowest /healthz answer allowed while another process holds the lock. */
 const HEALTH_BOUND_MS = 1_000;

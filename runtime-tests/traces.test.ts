@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, spawnServer, temporaryDirectories, type Runtime } from './runtimes.ts';
-import { until } from './support/outage-load.ts';
+import { until } from './support/until.ts';
 
 const SETUP = fileURLToPath(new URL('../packages/server/test/fixtures/register-tracing.mjs', import.meta.url));
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

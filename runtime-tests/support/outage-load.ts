@@ -7,18 +7,6 @@ import { expect } from 'vitest';
 
 const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 
-/**
- * Resolves once `condition` holds, polling every 25 ms; rejects naming `what`
- * after `timeoutMs`. For waiting on an event no callback announces.
- */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** One create of an {@link OutageLoad}: its id (its name is `p<id>`), when it began, how long it took, its status (0: no answer). */
 export interface Outcome {
   readonly id: number;
