@@ -81,7 +81,8 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
       const result = await rawExchange(
         server.baseUrl,
         [head(size), ...filler(size), { pauseMs: 300 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'],
-        3_000,
+        // A watch, not a bound: the exchange ends at the second answer, and this file's tests all run at once.
+        15_000,
         {
           answers: 2,
         },
