@@ -25,7 +25,7 @@ export { createPlantMetrics, PlantMetrics } from './plant-metrics.ts';
 export { escapeLabelValue, PROMETHEUS_CONTENT_TYPE } from './prometheus-text.ts';
 export { parseNewPlant } from './parse-new-plant.ts';
 export { PendingBody } from './pending-body.ts';
-export { isRequestId, MAX_REQUEST_ID_LENGTH } from './request-id.ts';
+export { isRequestId, MAX_REQUEST_ID_LENGTH, requestIdOf } from './request-id.ts';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './responder-settings.ts';
 export { StoreTimeoutError } from './with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './schemas.ts';

@@ -1,6 +1,5 @@
 // Runs wherever node-http/serve-node-http.ts does (Node, Deno's node:http, the workerd launcher's front).
 import type { ServerResponse } from 'node:http';
-import { isRequestId } from '@plant-store/core';
 
 // Keyed by the response, which the access log holds until its 'finish': the
 // id lives exactly as long as the answer it names.
@@ -11,7 +10,7 @@ const traces = new WeakMap<ServerResponse, string>();
  * Records the request id of the answer `res` is about to carry, as whoever
  * chose it says: the core (through the Node adapter), the Worker behind the
  * workerd front (its answer's `x-request-id`), or the server itself for an
- * answer of its own ({@link requestIdFor}); and the trace of the core's
+ * answer of its own (`requestIdOf` of `@plant-store/core`, as the core chooses); and the trace of the core's
  * server span, when the handler has a tracer.
  */
 export function recordRequestId(res: ServerResponse, requestId: string, traceId?: string): void {
@@ -27,16 +26,4 @@ export function recordedRequestId(res: ServerResponse): string | undefined {
 /** The trace of the core's server span recorded for `res`; undefined without a tracer. */
 export function recordedTraceId(res: ServerResponse): string | undefined {
   return traces.get(res);
-}
-
-/**
- * The id of an answer the server gives itself, without the core (a request
- * Node could not read, a front's own refusal): the request's `X-Request-Id`
- * when the core would echo it ({@link isRequestId}), else a new UUID, as the
- * core chooses.
- *
- * @param given The request's `X-Request-Id`, repeated fields joined with `, ` (which is then no id).
- */
-export function requestIdFor(given: string | undefined): string {
-  return given !== undefined && isRequestId(given) ? given : crypto.randomUUID();
 }

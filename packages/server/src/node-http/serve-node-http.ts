@@ -4,12 +4,12 @@ import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type 
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rawHeader } from '@plant-store/adapter-node/internal';
-import { parseTraceparent, PROTOCOL_ERRORS, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
+import { parseTraceparent, PROTOCOL_ERRORS, requestIdOf, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../common/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
 import type { LogFormat } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
-import { recordedRequestId, recordedTraceId, recordRequestId, requestIdFor } from './_request-ids.ts';
+import { recordedRequestId, recordedTraceId, recordRequestId } from './_request-ids.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
 export interface ServerOptions {
@@ -99,7 +99,7 @@ export async function serveNodeHttp(
     if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && rawHeader(req, 'host') === undefined) {
       const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
-      const id = requestIds ? requestIdFor(rawHeader(req, 'x-request-id')) : undefined;
+      const id = requestIds ? requestIdOf(rawHeader(req, 'x-request-id')) : undefined;
       if (id !== undefined) recordRequestId(res, id);
       res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
       res.end(body);
@@ -262,7 +262,7 @@ function answerClientError(
     }
     const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed-request';
     // The core never answered this request, so the refusal's id is chosen here, as the core would choose it.
-    const requestId = requestIds ? requestIdFor(unreadable === undefined ? undefined : rawHeader(unreadable.req, 'x-request-id')) : undefined;
+    const requestId = requestIds ? requestIdOf(unreadable === undefined ? undefined : rawHeader(unreadable.req, 'x-request-id')) : undefined;
     socket.end(requestId === undefined ? RAW_ANSWERS[kind] : rawAnswer(PROTOCOL_ERRORS[kind], requestId));
     if (log !== false) {
       const { status } = PROTOCOL_ERRORS[kind];

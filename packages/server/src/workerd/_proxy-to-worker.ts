@@ -2,8 +2,8 @@
 // (record and deletion set: workerd/QUIRKS.md, workerd-http-server).
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
-import { errorResponse, PROTOCOL_ERRORS, type PlantResponse } from '@plant-store/core';
-import { recordRequestId, requestIdFor } from '../node-http/_request-ids.ts';
+import { errorResponse, PROTOCOL_ERRORS, requestIdOf, type PlantResponse } from '@plant-store/core';
+import { recordRequestId } from '../node-http/_request-ids.ts';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
@@ -243,7 +243,7 @@ export function originForm(target: string): string {
 /** An answer of the front's own, with the request's id, closing the connection. */
 function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
   res.shouldKeepAlive = false;
-  const requestId = requestIdFor(rawHeader(req, 'x-request-id'));
+  const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
   recordRequestId(res, requestId);
   res.writeHead(status, { ...headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
   res.write(body);
