@@ -7,7 +7,7 @@ import { parseOverload } from './_parse-overload.ts';
 import { parseRateLimit } from './_parse-rate-limit.ts';
 import { parseSwitch } from './_parse-switch.ts';
 import type { LogLevel } from './_json-log-line.ts';
-import { LOG_LEVELS } from './_log-level.ts';
+import { LOG_LEVELS, writesLevel } from './_log-level.ts';
 
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
 export type LogFormat = 'text' | 'json';
@@ -38,6 +38,7 @@ export interface StandaloneConfig {
   readonly generatedToken?: string;
   /** Set when tokens are JWTs (`PLANT_STORE_JWT_ISSUER` and its companions) instead of `PLANT_STORE_TOKENS`. */
   readonly jwt?: JwtSettings;
+  /** Whether access-log lines are written: `PLANT_STORE_ACCESS_LOG` on, and `PLANT_STORE_LOG_LEVEL` at `info` or `debug`. */
   readonly accessLog: boolean;
   /** Where plants are kept (`PLANT_STORE_DATABASE_URL`). */
   readonly store: StoreChoice;
@@ -91,16 +92,14 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     throw new TypeError('PLANT_STORE_TOKENS: set but holds no token; set it to the accepted tokens, comma-separated, or unset it to have one made and printed');
   }
   const generatedToken = tokens.length === 0 && jwt === undefined ? randomToken() : undefined;
+  const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
   let authenticate: Authenticate;
   try {
-    authenticate =
-      jwt !== undefined
-        ? jwtVerifier(jwt, oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const))
-        : staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
+    authenticate = jwt !== undefined ? jwtVerifier(jwt, logFormat) : staticTokens(generatedToken === undefined ? tokens : [generatedToken]);
   } catch (error) {
     throw new TypeError(`PLANT_STORE_TOKENS: ${(error as Error).message.replace('staticTokens: ', '')}`);
   }
-  const accessLog = parseSwitch('PLANT_STORE_ACCESS_LOG', env.PLANT_STORE_ACCESS_LOG, true);
+  const accessLogSwitch = parseSwitch('PLANT_STORE_ACCESS_LOG', env.PLANT_STORE_ACCESS_LOG, true);
   const store = parseDatabaseUrl(env.PLANT_STORE_DATABASE_URL);
   const workersText = env.PLANT_STORE_WORKERS?.trim() || '1';
   const workers = Number(workersText);
@@ -112,8 +111,9 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
       `PLANT_STORE_WORKERS: ${workers} processes need a store they share (sqlite: or postgres://); with memory: each would keep its own plants`,
     );
   }
-  const logFormat = oneOf('PLANT_STORE_LOG_FORMAT', env.PLANT_STORE_LOG_FORMAT, ['text', 'json'] as const);
   const logLevel = oneOf('PLANT_STORE_LOG_LEVEL', env.PLANT_STORE_LOG_LEVEL, ['info', ...LOG_LEVELS.filter((level) => level !== 'info')]);
+  // Access-log lines are `info`: a higher level leaves them out, as it leaves out the switch's `on`.
+  const accessLog = accessLogSwitch && writesLevel(logLevel, 'info');
   const metrics = parseSwitch('PLANT_STORE_METRICS', env.PLANT_STORE_METRICS, true);
   const corsOrigins = parseCorsOrigins(env.PLANT_STORE_CORS_ORIGINS);
   const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);

@@ -2,7 +2,6 @@
 import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
 import { createFetchHandlerWithIds, pathAndQuery } from '@plant-store/adapter-fetch/internal';
 import { parseTraceparent } from '@plant-store/core';
-import { writesLevel } from '../common/_log-level.ts';
 import type { BuildOptions } from '../common/build-options.ts';
 import { formatAccessLog } from '../common/format-access-log.ts';
 import { readStandaloneConfig, type StandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
@@ -31,7 +30,7 @@ export function createStandalone(
 ): Standalone {
   const options = standaloneHandlerOptions(config, build(config, env));
   // Access-log lines are written at level info.
-  if (!config.accessLog || !writesLevel(config.logLevel, 'info')) return { config, fetch: createFetchHandler(options) };
+  if (!config.accessLog) return { config, fetch: createFetchHandler(options) };
   const traced = config.logFormat === 'json';
   // The handler tells the id the core chose for each answer, keyed by the request, which the log below
   // holds until it writes the line.

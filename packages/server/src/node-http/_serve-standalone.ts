@@ -4,7 +4,6 @@ import type { Served } from '../launcher/_open-served.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
-import { writesLevel } from '../common/_log-level.ts';
 
 /**
  * {@link serve} as the standalone Node and Deno servers run it: the
@@ -21,7 +20,7 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     host: config.host,
     port: config.port,
     logFormat: config.logFormat,
-    ...(config.accessLog && writesLevel(config.logLevel, 'info') ? {} : { accessLog: false as const }),
+    ...(config.accessLog ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
   }).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);

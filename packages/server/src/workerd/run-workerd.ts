@@ -14,7 +14,6 @@ import { standaloneHandlerOptions } from '../common/_standalone-handler-options.
 import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
 import { formatLogRecords, writeLogRecords } from '../common/_format-log-records.ts';
-import { writesLevel } from '../common/_log-level.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
@@ -125,7 +124,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       port: config.port,
       logFormat: config.logFormat,
       // Access-log lines are written at level info.
-      ...(config.accessLog && writesLevel(config.logLevel, 'info') ? {} : { accessLog: false as const }),
+      ...(config.accessLog ? {} : { accessLog: false as const }),
     },
     true,
   ).catch((error: unknown) => {
