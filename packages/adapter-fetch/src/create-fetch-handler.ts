@@ -112,7 +112,7 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
     // A Worker cancels what runs after its answer unless told to wait for it.
     const discarding = plantRequest.discarding;
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
-    return new Answer(response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
+    return new Answer(response.bytes ?? response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);

@@ -96,7 +96,8 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   if (res.headersSent || res.destroyed) return;
   // A closing server should not invite the next request on this connection.
   if (isServerClosing(req)) res.shouldKeepAlive = false;
-  const body = response.body;
+  // Shared bytes when the core has them (the docs files), so a slow reader holds no copy of its own.
+  const body = response.bytes ?? response.body;
   // One writeHead with every header, Content-Length included: Node then sends
   // head and body in a single write, as a hand-written server would.
   const headers: string[] = [];

@@ -26,6 +26,14 @@ describe('createDocsResponses', () => {
     expect(file.headers['content-security-policy']).toBe(DOCS_CONTENT_SECURITY_POLICY);
   });
 
+  it('carries each body encoded once as UTF-8, for adapters to write without a copy per answer', () => {
+    const docs = createDocsResponses({ html: '<p>Café</p>', files: { 'a.js': { contentType: 'text/javascript', body: '"🌱"' } } });
+    const decode = (bytes: Uint8Array | undefined) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    expect(decode(docs.page.bytes)).toBe('<p>Café</p>');
+    expect(docs.page.bytes!.byteLength).toBe(12);
+    expect(decode(docs.files.get('a.js')!.bytes)).toBe('"🌱"');
+  });
+
   it('keeps the policy at least as strict as required: no inline script, nothing from another origin', () => {
     const directives = new Map(DOCS_CONTENT_SECURITY_POLICY.split('; ').map((directive) => [directive.split(' ')[0]!, directive.split(' ').slice(1)]));
     expect(directives.get('default-src')).toEqual(["'self'"]);

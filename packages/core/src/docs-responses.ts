@@ -16,7 +16,9 @@ const FILE_NAME = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 // Printable ASCII: a header value that cannot carry a line break.
 const CONTENT_TYPE = /^[\x21-\x7e][\x20-\x7e]*$/;
 
-/** The answers of the docs routes, built once. */
+const UTF8 = new TextEncoder();
+
+/** The answers of the docs routes, built once, their bodies encoded once. */
 export interface DocsResponses {
   /** `GET {base}/docs`: the page. */
   readonly page: PlantResponse;
@@ -50,8 +52,8 @@ export function createDocsResponses(page: DocsPage, caller = 'createPlantHandler
     if (typeof file?.contentType !== 'string' || !CONTENT_TYPE.test(file.contentType)) throw new TypeError(`${where}: \`contentType\` must be printable ASCII`);
     if (typeof file.body !== 'string') throw new TypeError(`${where}: \`body\` must be a string`);
     const headers = Object.freeze({ 'content-type': file.contentType, 'cache-control': 'public, max-age=3600', ...shared });
-    files.set(name, Object.freeze({ status: 200, headers, body: file.body }));
+    files.set(name, Object.freeze({ status: 200, headers, body: file.body, bytes: UTF8.encode(file.body) }));
   }
   const pageHeaders = Object.freeze({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...shared });
-  return { page: Object.freeze({ status: 200, headers: pageHeaders, body: page.html }), files };
+  return { page: Object.freeze({ status: 200, headers: pageHeaders, body: page.html, bytes: UTF8.encode(page.html) }), files };
 }

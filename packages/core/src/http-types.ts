@@ -67,6 +67,14 @@ export interface PlantResponse {
    */
   readonly body: string;
   /**
+   * The same body as UTF-8 bytes, encoded once and shared by every answer
+   * that carries it (the docs page and its files). An adapter writes these
+   * when present rather than encoding `body` again: a client that reads an
+   * answer slowly then holds no copy of its own, so a thousand of them
+   * reading a 1.7 MB file cost one copy, not a thousand. Never mutate.
+   */
+  readonly bytes?: Uint8Array<ArrayBuffer>;
+  /**
    * True when the path is not one this handler serves: a host framework
    * should hand the request on (`next()`), a standalone server sends the 404.
    */

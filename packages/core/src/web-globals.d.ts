@@ -12,6 +12,11 @@ declare class TextDecoder {
   decode(input?: Uint8Array): string;
 }
 
+// For the docs page's bodies, encoded once at start.
+declare class TextEncoder {
+  encode(input?: string): Uint8Array<ArrayBuffer>;
+}
+
 interface Crypto {
   randomUUID(): string;
 }
