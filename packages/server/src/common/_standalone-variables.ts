@@ -87,5 +87,11 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     default: 'off',
     meaning: 'creates per token per window, LIMIT/SECONDS (100/60); past it, 429 (1404); counted per process',
   },
+  {
+    name: 'PLANT_STORE_WRITE_TIMEOUT_MS',
+    default: '30000',
+    meaning: 'how long an answer may wait for its client to take any of its bytes before the connection is cut; 0 for no bound',
+    only: ['Node', 'Deno', 'workerd'],
+  },
   { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
 ];

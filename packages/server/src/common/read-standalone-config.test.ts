@@ -109,4 +109,15 @@ describe('accessLogLine', () => {
   it('writes method, path without query, status and milliseconds', () => {
     expect(accessLogLine('POST', '/plants?token=secret', 200, 1.234)).toBe('POST /plants 200 1.2ms');
   });
+
+  it('reads PLANT_STORE_WRITE_TIMEOUT_MS: 30 s unless set, 0 for no bound, and refuses anything but whole milliseconds', () => {
+    expect(readStandaloneConfig({}).writeTimeoutMs).toBe(30_000);
+    expect(readStandaloneConfig({ PLANT_STORE_WRITE_TIMEOUT_MS: ' 2000 ' }).writeTimeoutMs).toBe(2_000);
+    expect(readStandaloneConfig({ PLANT_STORE_WRITE_TIMEOUT_MS: '0' }).writeTimeoutMs).toBe(0);
+    for (const bad of ['2s', '-1', '1.5', '1e4', '9999999999']) {
+      expect(() => readStandaloneConfig({ PLANT_STORE_WRITE_TIMEOUT_MS: bad })).toThrow(
+        /^PLANT_STORE_WRITE_TIMEOUT_MS: expected a whole number of milliseconds/,
+      );
+    }
+  });
 });

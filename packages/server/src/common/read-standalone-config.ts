@@ -9,6 +9,13 @@ import { parseSwitch } from './_parse-switch.ts';
 import type { LogLevel } from './_json-log-line.ts';
 import { LOG_LEVELS, writesLevel } from './_log-level.ts';
 
+/**
+ * How long, by default, an answer may wait for its client to take any of its
+ * bytes before the standalone server cuts the connection: as long as a client
+ * may take to send its whole request.
+ */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+
 /** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
 export type LogFormat = 'text' | 'json';
 
@@ -27,6 +34,7 @@ export interface StandaloneEnv extends JwtEnv {
   readonly PLANT_STORE_MAX_IN_FLIGHT?: string | undefined;
   readonly PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS?: string | undefined;
   readonly PLANT_STORE_RATE_LIMIT?: string | undefined;
+  readonly PLANT_STORE_WRITE_TIMEOUT_MS?: string | undefined;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -58,6 +66,12 @@ export interface StandaloneConfig {
   readonly overload: OverloadOptions | undefined;
   /** The per-token rate limit of each process (`PLANT_STORE_RATE_LIMIT`); undefined: off. */
   readonly rateLimit: RateLimitOptions | undefined;
+  /**
+   * How long an answer may wait for its client to take any of its bytes before the connection is cut
+   * (`PLANT_STORE_WRITE_TIMEOUT_MS`), in ms; 30 000 unless set, 0 for no bound. Node, Deno and workerd's front
+   * read it; Bun cuts a stalled answer after its idle timeout instead.
+   */
+  readonly writeTimeoutMs: number;
 }
 
 /**
@@ -73,7 +87,8 @@ export interface StandaloneConfig {
  * (`*` or comma-separated origins), `PLANT_STORE_DOCS` (a switch), the
  * overload bounds `PLANT_STORE_MAX_IN_FLIGHT` and
  * `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS` (whole numbers, 0 for none) and
- * `PLANT_STORE_RATE_LIMIT` (`LIMIT/SECONDS`, or off).
+ * `PLANT_STORE_RATE_LIMIT` (`LIMIT/SECONDS`, or off) and `PLANT_STORE_WRITE_TIMEOUT_MS`
+ * (a whole number of ms, 0 for no bound).
  *
  * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
  */
@@ -119,6 +134,11 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
   const docs = parseSwitch('PLANT_STORE_DOCS', env.PLANT_STORE_DOCS, true);
   const overload = parseOverload(env.PLANT_STORE_MAX_IN_FLIGHT, env.PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS);
   const rateLimit = parseRateLimit(env.PLANT_STORE_RATE_LIMIT);
+  const writeTimeoutText = env.PLANT_STORE_WRITE_TIMEOUT_MS?.trim() || String(DEFAULT_WRITE_TIMEOUT_MS);
+  if (!/^\d{1,9}$/.test(writeTimeoutText)) {
+    throw new TypeError(`PLANT_STORE_WRITE_TIMEOUT_MS: expected a whole number of milliseconds, 0 for no bound, got ${JSON.stringify(writeTimeoutText)}`);
+  }
+  const writeTimeoutMs = Number(writeTimeoutText);
   return {
     host,
     port,
@@ -133,6 +153,7 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     docs,
     overload,
     rateLimit,
+    writeTimeoutMs,
     ...(generatedToken === undefined ? {} : { generatedToken }),
     ...(jwt === undefined ? {} : { jwt }),
   };

@@ -28,6 +28,13 @@ declare const Deno: {
 const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only?.includes('Deno') ?? true).map((variable) => variable.name);
 
 /**
+ * Variables added after `--allow-env` lists naming the others were in use:
+ * where such a list leaves one out, it is not read (its default applies)
+ * rather than stopping a start that worked before.
+ */
+const NEWER_VARIABLES: ReadonlySet<string> = new Set(['PLANT_STORE_WRITE_TIMEOUT_MS']);
+
+/**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`, or `runDeno()` from
  * `@plant-store/server/deno`): the same settings, stores, access log and
  * graceful stop as on Node, through the same {@link serve}.
@@ -59,7 +66,10 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
   const read: Record<string, string | undefined> = {};
   const env = read as StandaloneEnv;
   try {
-    for (const name of [...VARIABLES, ...extraVariables]) read[name] = Deno.env.get(name);
+    for (const name of [...VARIABLES, ...extraVariables]) {
+      if (NEWER_VARIABLES.has(name) && Deno.permissions.querySync({ name: 'env', variable: name }).state !== 'granted') continue;
+      read[name] = Deno.env.get(name);
+    }
     // Read only where it may be: a process not started as a worker is not granted it.
     const supervised = Deno.permissions.querySync({ name: 'env', variable: WORKER_OF }).state === 'granted' && Deno.env.get(WORKER_OF) !== undefined;
     // Its supervisor has warned already. Listing every name needs the whole of --allow-env: asked, Deno would throw (or prompt).

@@ -3,6 +3,7 @@ import { explainListenError } from '../common/_explain-listen-error.ts';
 import type { Served } from '../launcher/_open-served.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
+import { reportWriteTimeouts } from './report-write-timeouts.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 
 /**
@@ -20,6 +21,8 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     host: config.host,
     port: config.port,
     logFormat: config.logFormat,
+    writeTimeoutMs: config.writeTimeoutMs,
+    onWriteTimeout: reportWriteTimeouts(config),
     ...(config.accessLog ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
   }).catch((error: unknown) => {

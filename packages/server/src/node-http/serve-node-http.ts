@@ -7,7 +7,7 @@ import { rawHeader } from '@plant-store/adapter-node/internal';
 import { parseTraceparent, PROTOCOL_ERRORS, requestIdOf, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../common/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
-import type { LogFormat } from '../common/read-standalone-config.ts';
+import { DEFAULT_WRITE_TIMEOUT_MS, type LogFormat } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { recordedRequestId, recordedTraceId, recordRequestId } from './_request-ids.ts';
 
@@ -21,6 +21,19 @@ export interface ServerOptions {
   readonly headersTimeoutMs?: number;
   /** Most time a client may take to send the whole request. Default 30 s. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Most time an answer may wait for its client to take any of its bytes: a
+   * connection whose answer makes no progress for this long is cut, so that
+   * clients that ask and never read cannot hold the server's memory. `0`
+   * for no bound. Default 30 s.
+   */
+  readonly writeTimeoutMs?: number;
+  /**
+   * Told how many connections were just cut for the write timeout, at most
+   * once per check (every quarter of the timeout, at most a second apart).
+   * Default: one line on stderr.
+   */
+  readonly onWriteTimeout?: (connections: number) => void;
   /** On close, how long requests in flight may take before connections are cut. Default 10 s. */
   readonly shutdownTimeoutMs?: number;
   /** Receives one line per request; `false` turns the access log off. Default: stdout. */
@@ -151,6 +164,8 @@ export async function serveNodeHttp(
     onRequest(req, res);
   });
   server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
+  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  const stopWriteTimeout = writeTimeoutMs > 0 ? cutStalledWrites(server, writeTimeoutMs, options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs)) : () => {};
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     let connection = connections.get(socket);
     if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
@@ -177,12 +192,82 @@ export async function serveNodeHttp(
       // close instead; then idle connections are closed.
       Server.prototype.close.call(server, () => {
         clearTimeout(deadline);
+        stopWriteTimeout();
         stdoutLog.flush();
         resolve();
       });
       setTimeout(() => server.closeIdleConnections(), Math.min(SHUTDOWN_TIMINGS.graceMs, shutdownTimeoutMs)).unref();
     }));
   return { server, url, close };
+}
+
+/**
+ * Cuts every connection whose answer has made no progress for `timeoutMs`,
+ * checking all connections every quarter of the timeout (at most 1 s apart),
+ * so a cut comes between `timeoutMs` and `timeoutMs` plus one check late.
+ * Progress is any change in the bytes the socket holds or has handed on,
+ * libuv's write queue included, so a client that reads slowly but reads is
+ * not cut. One sweep rather than a timer per answer: nothing is armed or
+ * disarmed per request, and a flood of stalled clients costs one walk.
+ * Returns what stops the checks.
+ */
+function cutStalledWrites(server: HttpServer, timeoutMs: number, onCut: (connections: number) => void): () => void {
+  const stalls = new Map<Socket, { progress: number; since: number }>();
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      stalls.delete(socket);
+    });
+  });
+  const check = () => {
+    const now = performance.now();
+    let cut = 0;
+    for (const socket of sockets) {
+      if (socket.writableLength === 0 || socket.destroyed) {
+        stalls.delete(socket);
+        continue;
+      }
+      const progress = writeProgress(socket);
+      const stall = stalls.get(socket);
+      if (stall === undefined || stall.progress !== progress) stalls.set(socket, { progress, since: now });
+      else if (now - stall.since >= timeoutMs) {
+        stalls.delete(socket);
+        sockets.delete(socket);
+        socket.destroy();
+        cut++;
+      }
+    }
+    if (cut > 0) onCut(cut);
+  };
+  const timer = setInterval(check, Math.min(1_000, Math.max(50, Math.floor(timeoutMs / 4))));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * A number that changes whenever the socket's pending output moves: bytes
+ * handed on (`bytesWritten` counts the buffered ones too), minus what libuv
+ * still queues (`writeQueueSize`, which falls as the kernel takes a large
+ * write piece by piece; absent on Deno, where only whole writes count).
+ */
+function writeProgress(socket: Socket): number {
+  const queued = (socket as Socket & { _handle?: { writeQueueSize?: number } | null })._handle?.writeQueueSize;
+  return socket.bytesWritten - socket.writableLength - (typeof queued === 'number' ? queued : 0);
+}
+
+/** The default report of cut connections: one line on stderr per check that cut any. */
+function warnOfCuts(timeoutMs: number): (connections: number) => void {
+  return (connections) => process.stderr.write(`${writeTimeoutMessage(connections, timeoutMs)}\n`);
+}
+
+/**
+ * The line that reports connections cut for the write timeout, the same on
+ * every runtime that reads it.
+ */
+export function writeTimeoutMessage(connections: number, timeoutMs: number): string {
+  return `plant-store: cut ${connections} connection${connections === 1 ? '' : 's'} whose client took none of its answer for ${timeoutMs} ms (PLANT_STORE_WRITE_TIMEOUT_MS)`;
 }
 
 // What Node's parser and timers report, as the failure a client is told about;

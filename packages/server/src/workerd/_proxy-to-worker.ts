@@ -47,6 +47,34 @@ const MAX_RETRIES = 2;
 /** At most this many connections to workerd: a flood of clients waits here, it cannot exhaust workerd's descriptors. */
 const MAX_UPSTREAM_CONNECTIONS = 256;
 
+/** Answers at least this large are kept once per path and shared by the identical answers that follow. */
+const SHARED_MIN_BYTES = 64 * 1024;
+
+/** At most this many paths' answers are kept: the docs files and the OpenAPI document, with room to spare. */
+const MAX_SHARED_PATHS = 32;
+
+/**
+ * One copy of each large answer (the docs files), so that clients slow to
+ * read them hold that copy rather than one each: an answer whose bytes equal
+ * the copy kept for its path is written from the copy, and its own bytes are
+ * dropped at once. Compared whole, so an answer that changes is never
+ * mistaken for the one kept (it replaces it).
+ */
+export function sharedBodies(): { of(target: string, body: Buffer): Buffer } {
+  const kept = new Map<string, Buffer>();
+  return {
+    of(target, body) {
+      if (body.length < SHARED_MIN_BYTES) return body;
+      const query = target.indexOf('?');
+      const path = query === -1 ? target : target.slice(0, query);
+      const known = kept.get(path);
+      if (known !== undefined && known.equals(body)) return known;
+      if (known !== undefined || kept.size < MAX_SHARED_PATHS) kept.set(path, body);
+      return body;
+    },
+  };
+}
+
 /** The answer when workerd cannot be reached (it is being started again) or fails mid-answer. */
 export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
   'storage-unavailable',
@@ -74,18 +102,22 @@ export interface WorkerProxy {
  * them as the Worker would, and as the handler drains on Node.
  *
  * @param maxBodyBytes The Worker's body limit: at most one byte more is passed on ({@link gatherBody}).
+ * @param docs Whether the Worker serves the API reference page: its files are then answered by
+ *   `answerLocally` too ({@link isDocsRequest}), from the one copy the core keeps of each.
  */
 export function proxyToWorker(
   upstream: { readonly host: string; readonly port: number },
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
   maxBodyBytes: number,
+  docs = false,
 ): WorkerProxy {
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
+  const shared = sharedBodies();
   const host = `${upstream.host}:${upstream.port}`;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     // Draining (the front stopped listening), the local handler answers as the Worker would on
     // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
-    if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req)) return answerLocally(req, res);
+    if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req) || (docs && isDocsRequest(req))) return answerLocally(req, res);
     const headers: string[] = [];
     const raw = req.rawHeaders;
     const named = connectionOptions(req.headers.connection);
@@ -127,20 +159,36 @@ export function proxyToWorker(
         // The Worker's core chose the id its answer carries: the front's access log writes that one.
         const requestId = rawHeader(answer, 'x-request-id');
         if (requestId !== undefined) recordRequestId(res, requestId);
-        try {
-          res.writeHead(answer.statusCode ?? 502, out);
-        } catch {
-          // Headers node:http will not send (never seen from workerd): no answer rather than a crash.
-          res.destroy();
-          forwarded.destroy();
-          return;
-        }
-        answer.pipe(res, { end: false });
-        answer.on('error', () => res.destroy());
-        answer.on('end', () => endAfterBody(req, res));
-        // Refused from its declared length, the request still owes workerd a body: that
-        // connection is not used again.
-        if (body === undefined) answer.on('end', () => forwarded.destroy());
+        // The answer is read whole before any of it is written: a client that does not read
+        // then holds only its own socket (and the front's write timeout cuts it), never one of
+        // the connections to workerd, which every other client needs. The Worker's answers are
+        // bounded (the largest is a docs file), and one shared copy serves repeated large ones.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        answer.on('error', () => {
+          if (res.headersSent) res.destroy();
+          else send(req, res, WORKER_UNAVAILABLE);
+        });
+        answer.on('end', () => {
+          // Refused from its declared length, the request still owes workerd a body: that
+          // connection is not used again.
+          if (body === undefined) forwarded.destroy();
+          if (res.destroyed) return;
+          const whole = shared.of(req.url ?? '/', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+          try {
+            res.writeHead(answer.statusCode ?? 502, out);
+          } catch {
+            // Headers node:http will not send (never seen from workerd): no answer rather than a crash.
+            res.destroy();
+            return;
+          }
+          if (whole.length > 0) res.write(whole);
+          endAfterBody(req, res);
+        });
       });
       forwarded.on('error', () => {
         if (res.headersSent) return res.destroy();
@@ -169,6 +217,19 @@ export function proxyToWorker(
     });
   };
   return { handler, close: () => agent.destroy() };
+}
+
+/**
+ * Whether the request asks for the API reference page or one of its files
+ * (`GET` or `HEAD` under `/docs`), which the front answers with the Worker's
+ * own routes and options: the same bytes and headers, with no connection to
+ * workerd held while a client slow to read takes 1.7 MB, and none of the
+ * copies that reading each answer from workerd would make.
+ */
+export function isDocsRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const target = originForm(req.url ?? '/');
+  return target === '/docs' || target.startsWith('/docs/') || target.startsWith('/docs?');
 }
 
 /**

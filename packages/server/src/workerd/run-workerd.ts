@@ -10,6 +10,7 @@ import { gateFront } from './_gate-front.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 import { serveNodeHttp } from '../node-http/serve-node-http.ts';
+import { reportWriteTimeouts } from '../node-http/report-write-timeouts.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
@@ -116,13 +117,16 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const gate = config.overload === undefined ? undefined : createOverloadGate(config.overload);
   const localOptions = standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate });
   const local = createNodeHandlerWithIds(gate === undefined ? localOptions : { ...localOptions, overload: gate }, recordRequestId);
-  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES);
+  // The docs files are answered here as well, by the same core and options as the Worker's (see isDocsRequest).
+  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES, config.docs);
   const running = await serveNodeHttp(
     gate === undefined ? proxy.handler : gateFront(gate, proxy.handler, local),
     {
       host: config.host,
       port: config.port,
       logFormat: config.logFormat,
+      writeTimeoutMs: config.writeTimeoutMs,
+      onWriteTimeout: reportWriteTimeouts(config),
       // Access-log lines are written at level info.
       ...(config.accessLog ? {} : { accessLog: false as const }),
     },
