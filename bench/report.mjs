@@ -81,6 +81,56 @@ function chart(rows) {
   ].join('\n');
 }
 
+/** The heading of the decisions that say what each row is held to, which a run of the in-process table alone also rewrites. */
+export const DECISIONS_HEADING = '## What each row is held to';
+
+/**
+ * The decisions of issue 29 (the per-create cost), which say what each row is
+ * compared with and what it should reach.
+ * @returns {string[]}
+ */
+export function renderDecisions() {
+  return [
+    DECISIONS_HEADING,
+    '',
+    "1. **Deno standalone stays on Deno's `node:http`**: its headers, request and keep-alive timeouts and the Error bodies of the requests it refuses are worth more than raw speed, and `Deno.serve` still has no timeout option (denoland/deno#34172, measured again on Deno 2.9.6; the canary `deno-serve-no-timeouts` in runtime-tests/quirks.test.ts fails once it has one, and switching back is then a new issue). Its yardstick is the lean `node:http` server on Deno, not `Deno.serve`: at least 0.95 of its req/s, and a p99 at most 1.2 times its own wherever that is steady. The library on `Deno.serve` (adapter-fetch, what a Deno program embedding Plant Store runs) is held to the lean `Deno.serve` handler.",
+    '2. **adapter-fetch on @whatwg-node/server is held to at least 0.95 of a lean Fetch handler on the same bridge**, not 1.0: both pay the bridge, and Plant Store does strictly more.',
+    "3. **On this 2-core machine the in-process table is the measure of the library's own cost**; the wrk table stays as a second view, with its spread. Goals there: adapter-node at least 0.95 of the hand-written `node:http` listener on Node 20 and 24; adapter-fetch at least 0.85 of the hand-written Fetch handler on Bun and 0.90 on Deno; the @whatwg-node bridge at least 0.95; the standalone `serve()` within 0.03 of adapter-node. The JWT and metrics rows show what those features cost and have no goal of their own. Durable stores: SQLite at least 0.6 and PostgreSQL at least 0.3 of the same server on the memory store.",
+    '',
+  ];
+}
+
+/**
+ * The goal of an in-process row, from decision 3: the least "× baseline" it
+ * should reach, or, for `serve()`, how far below adapter-node's it may be.
+ * @type {Record<string, { atLeast: number } | { within: number, of: string }>}
+ */
+const IN_PROCESS_GOALS = {
+  'Node 20 Plant Store adapter-node': { atLeast: 0.95 },
+  'Node 24 Plant Store adapter-node': { atLeast: 0.95 },
+  'Node 20 Plant Store standalone serve()': { within: 0.03, of: 'Plant Store adapter-node' },
+  'Node 24 Plant Store standalone serve()': { within: 0.03, of: 'Plant Store adapter-node' },
+  'Node 20 Plant Store adapter-fetch on @whatwg-node/server': { atLeast: 0.95 },
+  'Node 24 Plant Store adapter-fetch on @whatwg-node/server': { atLeast: 0.95 },
+  'Bun Plant Store adapter-fetch': { atLeast: 0.85 },
+  'Deno Plant Store adapter-fetch': { atLeast: 0.9 },
+};
+
+/**
+ * An in-process row's goal and whether its median meets it, as two cells.
+ * @param {InProcessRow} row
+ * @param {InProcessRow[]} rows
+ * @returns {[string, string]}
+ */
+function inProcessGoal(row, rows) {
+  const goal = IN_PROCESS_GOALS[`${row.runtime} ${row.name}`];
+  if (goal === undefined || row.ratio === undefined) return ['–', '–'];
+  if ('atLeast' in goal) return [`≥ ${goal.atLeast.toFixed(2)}`, row.ratio >= goal.atLeast ? 'yes' : 'no'];
+  const other = rows.find((each) => each.runtime === row.runtime && each.name === goal.of);
+  if (other?.ratio === undefined) return [`within ${goal.within.toFixed(2)} of ${goal.of}`, '–'];
+  return [`≥ ${(other.ratio - goal.within).toFixed(2)} (${goal.of} − ${goal.within.toFixed(2)})`, row.ratio >= other.ratio - goal.within - 1e-9 ? 'yes' : 'no'];
+}
+
 /** The heading that starts the in-process section, which a run of that table alone replaces. */
 export const IN_PROCESS_HEADING = '## Cost per create in one process (no sockets, no wrk)';
 
@@ -96,27 +146,51 @@ export function renderInProcessSection(inProcess, rounds, alone) {
   return [
     IN_PROCESS_HEADING,
     '',
-    `What each contender's own code costs per valid create, apart from the kernel's network path and wrk's share of the machine, which take most of each request's time in the table above and blur it on a small machine ([\`bench/in-process.mjs\`](bench/in-process.mjs)). On Node, requests go through Node's own HTTP server (its parser, \`IncomingMessage\`, \`ServerResponse\`) as raw bytes on in-memory sockets, 50 connections with one request in flight each; on Bun and Deno, the Fetch handler is called with the runtime's own \`Request\`s, built beforehand with the Content-Length a server's requests carry. Each measurement is a fresh process pinned to core 0: 60,000 creates of warm-up, then the fastest of 10 batches of 20,000 (other work on the machine only adds time, in bursts longer than a batch). ${rounds} rounds, interleaved as above; "× baseline" is the median over rounds of the baseline's cost over the contender's in the same round (higher is faster, as above). Plant Store runs with request ids, as the baselines; "standalone serve()" adds what the standalone Node server has (its timeouts, \`/healthz\`, \`/readyz\`, the docs page, the drain check).`,
+    `What each contender's own code costs per valid create, apart from the kernel's network path and wrk's share of the machine, which take most of each request's time in the table above and blur it on a small machine ([\`bench/in-process.mjs\`](bench/in-process.mjs)). On Node, requests go through Node's own HTTP server (its parser, \`IncomingMessage\`, \`ServerResponse\`) as raw bytes on in-memory sockets, 50 connections with one request in flight each; on Bun and Deno, the Fetch handler is called with the runtime's own \`Request\`s, built beforehand with the Content-Length a server's requests carry and their body as bytes, as a server's requests have it (a body given as a string let Deno's \`request.text()\` hand the string back undecoded, a shortcut no served request has, which until 2026-11-26 made the Deno baseline look about 1 µs cheaper per create). Each measurement is a fresh process pinned to core 0: 60,000 creates of warm-up, then the fastest of 10 batches of 20,000 (other work on the machine only adds time, in bursts longer than a batch). ${rounds} rounds, interleaved as above; "× baseline" is the median over rounds of the baseline's cost over the contender's in the same round (higher is faster, as above). Plant Store runs with request ids, as the baselines; "standalone serve()" adds what the standalone Node server has (its timeouts, \`/healthz\`, \`/readyz\`, the docs page, the drain check).`,
     ...(alone === undefined ? [] : ['', alone]),
     '',
-    '| Runtime | Contender | ns per create | range | × baseline | × baseline, range |',
-    '|---|---|---:|---:|---:|---:|',
+    '| Runtime | Contender | ns per create | range | × baseline | × baseline, range | goal (median) | met |',
+    '|---|---|---:|---:|---:|---:|---|---|',
     ...inProcess.map(
       (row) =>
-        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.ns).toLocaleString('en-US')} | ${Math.round(row.nsRange[0]).toLocaleString('en-US')}–${Math.round(row.nsRange[1]).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} |`,
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.name} | ${Math.round(row.ns).toLocaleString('en-US')} | ${Math.round(row.nsRange[0]).toLocaleString('en-US')}–${Math.round(row.nsRange[1]).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${inProcessGoal(row, inProcess).join(' | ')} |`,
     ),
     '',
   ];
 }
 
+/**
+ * The goal of a wrk row (decisions 1 and 3), by runtime and name: the least
+ * "× baseline" (against the row's own yardstick) its median should reach.
+ * @type {Record<string, number>}
+ */
+const WRK_GOALS = {
+  'Deno Plant Store standalone (node:http on Deno)': 0.95,
+};
+
+/**
+ * A wrk row's goal and whether it is met, as two cells: its own goal, or,
+ * for a durable store's row, the least "× memory" decision 3 asks of it.
+ * @param {Row} row
+ * @returns {[string, string]}
+ */
+function wrkGoal(row) {
+  const atLeast = WRK_GOALS[`${row.runtime} ${row.name}`];
+  if (atLeast !== undefined && row.ratio !== undefined) return [`≥ ${atLeast.toFixed(2)}`, row.ratio >= atLeast ? 'yes' : 'no'];
+  const storeAtLeast = row.store === 'sqlite' ? 0.6 : row.store === 'postgres' || row.store === 'pgbouncer' ? 0.3 : undefined;
+  if (storeAtLeast !== undefined && row.storeRatio !== undefined)
+    return [`≥ ${storeAtLeast.toFixed(2)} × memory`, row.storeRatio >= storeAtLeast ? 'yes' : 'no'];
+  return ['–', '–'];
+}
+
 /** @param {ReportInput} input */
 export function renderReport({ rows, versions, rounds, warmup, duration, connections, minutes, inProcess, micro, memory }) {
   const table = [
-    '| Runtime | Contender | req/s | × baseline | × baseline, range | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Runtime | Contender | req/s | × baseline | × baseline, range | p50 ms | p99 ms | p99 × baseline | peak RSS MiB | non-200 | goal (median) | met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...rows.map(
       (row) =>
-        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.against ? `${row.name} (× ${row.against})` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} |`,
+        `| ${row.runtime} | ${row.baseline ? `**${row.name}**` : row.against ? `${row.name} (× ${row.against})` : row.name} | ${Math.round(row.rps).toLocaleString('en-US')} | ${fixed(row.ratio, 2)} | ${row.ratioRange ? `${fixed(row.ratioRange[0], 2)}–${fixed(row.ratioRange[1], 2)}` : '–'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.p99Ratio, 2)} | ${fixed(row.peakRssMiB, 0)} | ${row.non200} | ${wrkGoal(row).join(' | ')} |`,
     ),
   ];
   const storeRows = rows.filter((row) => row.store !== undefined && row.store !== 'memory');
@@ -159,10 +233,11 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     `- Each measurement starts a fresh server: ${warmup} s warm-up, then ${duration} s measured. ${rounds} rounds, interleaved: every contender once per round, in the listed order in odd rounds and the reverse in even ones, so that a drift of the machine within a round favours no contender. Medians over rounds.`,
     '- "× baseline" is the median over rounds of the contender\'s req/s divided by its runtime\'s hand-written baseline in the same round (bold rows), or by the contender the row names (Plant Store\'s Fetch adapter on @whatwg-node/server against a lean Fetch handler on the same bridge; both answer with the bridge\'s own `Response`, which it writes without a stream). "p99 × baseline" likewise for p99 latency.',
     '- Plant Store runs with the access log off (`PLANT_STORE_ACCESS_LOG=off`) except in the row that says so.',
-    '- Deno: the standalone server runs `node:http` (Deno\'s own), for the headers, request and keep-alive timeouts `Deno.serve` lacks; its ratio is taken against the lean `Deno.serve` baseline like every Deno row, and the lean `node:http` server on Deno is shown beside it. "Plant Store adapter-fetch on Deno.serve" is the library as a Deno program embedding it serves it ([`bench/servers/plant-store-deno-serve.mjs`](bench/servers/plant-store-deno-serve.mjs)).',
+    '- Deno: the standalone server runs `node:http` (Deno\'s own), for the headers, request and keep-alive timeouts `Deno.serve` lacks; its ratios (and its SQLite rows\') are taken against the lean `node:http` server on Deno, its yardstick (decision 1 below). "Plant Store adapter-fetch on Deno.serve" is the library as a Deno program embedding it serves it ([`bench/servers/plant-store-deno-serve.mjs`](bench/servers/plant-store-deno-serve.mjs)).',
     '- Bun: "Plant Store standalone (Bun.serve)" is the standalone server, with its 30 s request deadline and graceful drain around the handler; "Plant Store adapter-fetch on Bun.serve" is the library as a Bun program embedding it serves it ([`bench/servers/plant-store-bun-serve.mjs`](bench/servers/plant-store-bun-serve.mjs)).',
     `- This run took ${minutes.toFixed(1)} minutes.`,
     '',
+    ...renderDecisions(),
     '## Throughput and latency',
     '',
     ...table,
