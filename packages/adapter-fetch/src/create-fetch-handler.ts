@@ -116,14 +116,8 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
   };
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
-    // One promise per request, settled in the step that has the answer. Its
-    // resolvers are taken by a module-level executor, which runs before `new
-    // Promise` returns: a closure less per request than an inline executor.
-    const answered = new Promise<Response>(takeResolvers);
-    const resolve = resolveTaken!;
-    const reject = rejectTaken!;
-    resolveTaken = rejectTaken = undefined;
-    try {
+    // One promise per request, settled in the step that has the answer.
+    return new Promise((resolve, reject) =>
       respondTo(plantRequest, (response, requestId, traceId) => {
         try {
           const answer = toResponse(plantRequest, response, context);
@@ -132,20 +126,9 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
         } catch (error) {
           reject(error);
         }
-      });
-    } catch (error) {
-      // As an inline executor would have: a throw rejects the answer rather than escaping the handler.
-      reject(error);
-    }
-    return answered;
+      }),
+    );
   };
-}
-
-let resolveTaken: ((answer: Response) => void) | undefined;
-let rejectTaken: ((error: unknown) => void) | undefined;
-function takeResolvers(resolve: (answer: Response) => void, reject: (error: unknown) => void): void {
-  resolveTaken = resolve;
-  rejectTaken = reject;
 }
 
 function copy(headers: Readonly<Record<string, string>>): Record<string, string> {
