@@ -99,3 +99,18 @@ describe('createFetchHandlerWithIds', () => {
     expect(told).toStrictEqual([[late, timedOut.headers.get('x-request-id')]]);
   });
 });
+
+describe('createFetchHandler and the docs page', () => {
+  it('answers a docs file with its bytes, from one shared copy, and its own headers', async () => {
+    const body = `/* ${'é'.repeat(100_000)} */`;
+    const handler = createFetchHandler({
+      store: createMemoryStore(),
+      authenticate: staticTokens(['t']),
+      docs: { html: '<!doctype html>', files: { 'app.js': { contentType: 'text/javascript; charset=utf-8', body } } },
+    });
+    for (let i = 0; i < 2; i++) {
+      const answer = await handler(new Request('http://127.0.0.1/docs/app.js'));
+      expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([200, 'text/javascript; charset=utf-8', body]);
+    }
+  });
+});

@@ -112,7 +112,9 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
     // A Worker cancels what runs after its answer unless told to wait for it.
     const discarding = plantRequest.discarding;
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
-    return new Answer(response.bytes ?? response.body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
+    const bytes = response.bytes;
+    const body = bytes === undefined ? response.body : own ? bytes : sharedBlob(bytes);
+    return new Answer(body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };
   return function plantStoreFetchHandler(request, context) {
     const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
@@ -135,4 +137,16 @@ function copy(headers: Readonly<Record<string, string>>): Record<string, string>
   const copied: Record<string, string> = {};
   for (const name in headers) copied[name] = headers[name]!;
   return copied;
+}
+
+// One Blob per shared body (the docs files). A Response copies the bytes of a
+// Uint8Array body (Fetch's "extract a body"), but shares a Blob's, which is
+// immutable: 1,000 clients that never read a 1.7 MB file then cost Bun 6 MiB,
+// not 200 (runtime-tests/slow-readers.test.ts).
+const BLOBS = new WeakMap<Uint8Array, Blob>();
+
+function sharedBlob(bytes: Uint8Array<ArrayBuffer>): Blob {
+  let blob = BLOBS.get(bytes);
+  if (blob === undefined) BLOBS.set(bytes, (blob = new Blob([bytes])));
+  return blob;
 }

@@ -245,6 +245,14 @@ describe('createPlantHandler with docs', () => {
     expect((await handle(request({ url: '/api/docs', draining: true }))).status).toBe(503);
   });
 
+  it('hands on the shared bytes of a docs answer with the headers it adds: one copy for every answer', async () => {
+    const { handle } = setup({ requestId: true, cors: undefined });
+    const [first, second] = [await handle(request({ url: '/docs/app.js' })), await handle(request({ url: '/docs/app.js' }))];
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new TextDecoder().decode(first.bytes)).toBe('void 0');
+    expect(second.bytes).toBe(first.bytes);
+  });
+
   it('lists the health and docs routes in the document it serves, and only then', async () => {
     const paths = async (options: Partial<PlantHandlerOptions>) =>
       Object.keys((JSON.parse((await setup(options).handle(request({ url: '/openapi.json' }))).body) as { paths: object }).paths);

@@ -267,6 +267,8 @@ function withHeaders(response: PlantResponse, extra: Readonly<Record<string, str
     if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
     if (requestId !== undefined) headers['x-request-id'] = requestId;
   }
-  const { status, body } = response;
+  const { status, body, bytes } = response;
+  // A docs answer's shared bytes go on with it, so that no answer of the file is encoded again.
+  if (bytes !== undefined) return response.unmatched === true ? { status, headers, body, bytes, unmatched: true } : { status, headers, body, bytes };
   return response.unmatched === true ? { status, headers, body, unmatched: true } : { status, headers, body };
 }
