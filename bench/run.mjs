@@ -520,8 +520,17 @@ function inProcessAlone() {
  * @param {string} markdown
  */
 function withDecisions(markdown) {
+  // A wrk table from a full run before the decisions has no goal column, and its Deno standalone
+  // row is still compared with Deno.serve: say so, until the next full run renders it anew.
+  const stale = markdown.includes('| p99 × baseline | peak RSS MiB | non-200 |\n');
+  const note = stale
+    ? [
+        'The throughput table below is from the last full run, which came before these decisions: its Deno standalone row is still compared with `Deno.serve`, and it has no goal column yet. The next full run (`npx --yes pnpm@10.34.9 bench`) compares that row with the lean `node:http` server on Deno and marks each row against its goal.',
+        '',
+      ]
+    : [];
   // Its last line is empty: one more newline leaves a blank line before the next heading.
-  const decisions = `${renderDecisions().join('\n')}\n`;
+  const decisions = `${[...renderDecisions(), ...note].join('\n')}\n`;
   const start = markdown.indexOf(DECISIONS_HEADING);
   if (start >= 0) return `${markdown.slice(0, start)}${decisions}${markdown.slice(markdown.indexOf('\n## ', start + DECISIONS_HEADING.length) + 1)}`;
   const throughput = markdown.indexOf('## Throughput and latency');
