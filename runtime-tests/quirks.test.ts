@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, spawnListening, type SpawnedServer } from './runtimes.ts';
+import { heldConnections } from './support/held-connections.ts';
 import { until } from './support/until.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
@@ -45,6 +46,14 @@ const QUIRKS = {
     upstream: 'https://github.com/oven-sh/bun/pull/38128 (Bun.serve closes the connection when a request arrives behind a pending answer)',
     deletionSet:
       "docs/contract.md's known difference on pipelining behind a pending answer, and the Bun branch of 'half-closed and pipelined creates' in runtime-tests/hardening.test.ts (expect [200, 200] on Bun too)",
+  },
+  'bun-no-write-timeout': {
+    runtime: 'Bun',
+    seenOn: '1.4.5',
+    upstream:
+      'https://bun.com/docs/api/http (Bun.serve takes idleTimeout only; its idle timer also cuts a stalled answer: oven-sh/bun#41602 would spare one still read)',
+    deletionSet:
+      "once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to Bun in packages/server/src/bun/run-bun.ts, add 'Bun' to its only list in src/common/_standalone-variables.ts, drop the Bun branches of runtime-tests/slow-readers.test.ts and the Bun sentence of docs/contract.md's 'Clients that do not read'; should Bun stop cutting stalled answers at the idle timeout instead, the standalone Bun server has no bound on them: work around it",
   },
   'deno-serve-no-timeouts': {
     runtime: 'Deno',
@@ -174,6 +183,31 @@ const ACCEPT_SCRIPT = fileURLToPath(new URL('quirks/bare-accept.ts', import.meta
 const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
 const STALLING_HEAD = 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx';
 
+/**
+ * Asks `baseUrl` for `path` and never reads the answer; resolves with when the
+ * server let go of the connection (ms after it was asked, read from the
+ * kernel's table: a client that never reads never sees the reset), or
+ * undefined if it still held it after `watchMs`.
+ */
+async function watchUnread(baseUrl: string, path: string, watchMs: number): Promise<number | undefined> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {});
+  socket.pause();
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const started = performance.now();
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  const ports = new Set([socket.localPort!]);
+  try {
+    await until(() => heldConnections(Number(port), ports) === 0 && heldConnections(Number(port), ports) === 0, watchMs, 'let go');
+    return performance.now() - started;
+  } catch {
+    return undefined;
+  } finally {
+    socket.destroy();
+  }
+}
+
 function startBare(name: 'Bun' | 'Deno', env: Record<string, string> = {}): Promise<SpawnedServer> {
   const binary = runtime(name).binary;
   const args = name === 'Bun' ? [SCRIPT] : ['run', '--allow-net', SCRIPT];
@@ -221,6 +255,23 @@ describe('runtime quirks the server works around are still there (packages/serve
       const closes = (await Promise.all([first, second])).map((result) => result.closedAfterMs ?? Infinity);
       expect(Math.min(...closes), gone('bun-idle-timer-wheel', version)).toBeLessThan(3_500);
     });
+
+    it(
+      'bun-no-write-timeout: an answer its client never reads is held until the idle timeout (8 s here), not before, then cut',
+      { timeout: 20_000 },
+      async () => {
+        // Its own server: an 8 s idle timeout cuts between 4 and 8 s (bun-idle-timer-wheel). Still held at 3 s:
+        // Bun has no write timeout under that; cut by 11 s: the idle timeout still applies to a stalled answer.
+        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' });
+        try {
+          const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 11_000);
+          const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinElevenSeconds: letGoAfterMs !== undefined };
+          expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinElevenSeconds: true });
+        } finally {
+          await slow.close();
+        }
+      },
+    );
   });
 
   describe('Deno', () => {

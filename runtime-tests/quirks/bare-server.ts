@@ -1,7 +1,7 @@
 // Runs on bare Bun or bare Deno, with no Plant Store code, for runtime-tests/quirks.test.ts: the runtime's own
 // Fetch server (Bun.serve, Deno.serve) with a handler that reads the whole body, so that a canary sees what
 // the runtime does by itself with a request that stalls, a connection left idle, or requests pipelined behind
-// an answer still pending.
+// an answer still pending, or a large answer its client never reads.
 interface Runtimes {
   readonly Bun?: {
     readonly env: Record<string, string | undefined>;
@@ -14,10 +14,15 @@ interface Runtimes {
 }
 
 const { Bun, Deno } = globalThis as unknown as Runtimes;
-// `/later` answers one timer turn after the body is read, as a handler waiting on a store does.
+// One shared body far larger than the kernel's buffers take on loopback, for a client that never reads.
+const LARGE = new Blob([new Uint8Array(16 * 1024 * 1024)]);
+// `/later` answers one timer turn after the body is read, as a handler waiting on a store does; `/large`
+// answers 16 MiB, so that the runtime, not the kernel, holds most of an answer its client does not read.
 const handler = async (request: Request) => {
   const read = (await request.text()).length;
-  if (new URL(request.url).pathname === '/later') await new Promise((resolve) => setTimeout(resolve, 0));
+  const { pathname } = new URL(request.url);
+  if (pathname === '/large') return new Response(LARGE);
+  if (pathname === '/later') await new Promise((resolve) => setTimeout(resolve, 0));
   return new Response(`read ${read}`);
 };
 if (Bun !== undefined) {
