@@ -82,6 +82,23 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
     const { createNodeHandler } = await import('@plant-store/adapter-node');
     return listening(createServer(createNodeHandler({ ...handlerOptions(), metrics: true })));
   },
+  // Traces on: the OpenTelemetry SDK registered, as an operator's tracing setup registers it, a server
+  // span and a store span per create, batched for an exporter that drops them (what exporting costs
+  // depends on the exporter, not on Plant Store).
+  'node-plant-store-traces': async () => {
+    const [{ createNodeHandler }, { loadOpenTelemetryTracer }, { trace }, { BasicTracerProvider, BatchSpanProcessor }] = await Promise.all([
+      import('@plant-store/adapter-node'),
+      import('@plant-store/server'),
+      import('@opentelemetry/api'),
+      import('@opentelemetry/sdk-trace-base'),
+    ]);
+    /** @type {import('@opentelemetry/sdk-trace-base').SpanExporter} */
+    const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] }));
+    const tracer = await loadOpenTelemetryTracer();
+    if (tracer === undefined) throw new Error('in-process.mjs: no tracer, though the SDK is registered');
+    return listening(createServer(createNodeHandler({ ...handlerOptions(), tracer })));
+  },
   // The standalone server's serve(), with the handler options every standalone server has.
   'node-plant-store-standalone': async () => {
     const [{ serve }, { docsPage }] = await Promise.all([import('@plant-store/server'), import('@plant-store/docs-page')]);

@@ -165,6 +165,7 @@ const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['Plant Store adapter-node', 'node-plant-store', 'node-baseline'],
   ['Plant Store adapter-node, JWT bearer (RS256, key cached)', 'node-plant-store-jwt', 'node-baseline'],
   ['Plant Store adapter-node, metrics on', 'node-plant-store-metrics', 'node-baseline'],
+  ['Plant Store adapter-node, traces on (OpenTelemetry SDK, batched, spans dropped)', 'node-plant-store-traces', 'node-baseline'],
   ['Plant Store standalone serve()', 'node-plant-store-standalone', 'node-baseline'],
   ['plain fetch handler on @whatwg-node/server', 'node-whatwg-baseline'],
   ['Plant Store adapter-fetch on @whatwg-node/server', 'node-whatwg-plant-store', 'node-whatwg-baseline'],
