@@ -20,7 +20,7 @@ import { runtime, spawnServer } from '../runtimes.ts';
 
 const SLOW_READERS = 1_000;
 const LARGEST = '/docs/swagger-ui-bundle.js';
-const ALONE_MS = 1_500;
+const ALONE_MS = 2_000;
 const LOADED_MS = 3_000;
 const SLOW_READERS_SCRIPT = fileURLToPath(new URL('../support/slow-readers.ts', import.meta.url));
 
