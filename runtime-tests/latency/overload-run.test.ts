@@ -43,6 +43,21 @@ async function offerLoadApart(load: OfferedLoad): Promise<Answer[]> {
   return JSON.parse(stdout) as Answer[];
 }
 
+/** A second of creates from a few clients: the server's code compiled, its store warm. */
+const warmUp = (baseUrl: string): OfferedLoad => ({ baseUrl, clients: 4, pauseMs: 0, seconds: 1, firstId: 1_000_000, timeoutMs: 10_000 });
+
+/** The overload, with or without the protection: `clients` ramped over a second, then held for the rest of the load's seconds, /healthz probed on the side. */
+const overload = (baseUrl: string, clients: number): OfferedLoad => ({
+  baseUrl,
+  clients,
+  pauseMs: PAUSE_MS,
+  rampMs: RAMP_MS,
+  seconds: LOAD_SECONDS,
+  firstId: 1,
+  timeoutMs: 10_000,
+  probeEveryMs: 100,
+});
+
 /** Keeps a server and every thread of it on core 0. */
 function pinToCoreZero(server: SpawnedServer): void {
   execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.child.pid)], { stdio: 'ignore' });
@@ -100,20 +115,11 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   try {
     pinToCoreZero(bare);
     const { baseUrl } = bare;
-    await offerLoadApart({ baseUrl, clients: 4, pauseMs: 0, seconds: 1, firstId: 1_000_000, timeoutMs: 10_000 });
+    await offerLoadApart(warmUp(baseUrl));
     const saturating = await offerLoadApart({ baseUrl, clients: SATURATING_CLIENTS, pauseMs: 0, seconds: 3, firstId: 2_000_000, timeoutMs: 10_000 });
     sustained = saturating.filter((answer) => answer.status === 200).length / 3;
     clients = Math.ceil((5 * sustained * PAUSE_MS) / 1000);
-    unprotected = await offerLoadApart({
-      baseUrl,
-      clients,
-      pauseMs: PAUSE_MS,
-      rampMs: RAMP_MS,
-      seconds: LOAD_SECONDS,
-      firstId: 1,
-      timeoutMs: 10_000,
-      probeEveryMs: 100,
-    });
+    unprotected = await offerLoadApart(overload(baseUrl, clients));
   } finally {
     await bare.close();
   }
@@ -125,18 +131,9 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   try {
     pinToCoreZero(server);
     const { baseUrl } = server;
-    await offerLoadApart({ baseUrl, clients: 4, pauseMs: 0, seconds: 1, firstId: 1_000_000, timeoutMs: 10_000 });
+    await offerLoadApart(warmUp(baseUrl));
     unloaded = await offerLoadApart({ baseUrl, clients: 4, pauseMs: PAUSE_MS, seconds: 5, firstId: 2_000_000, timeoutMs: 10_000 });
-    loaded = await offerLoadApart({
-      baseUrl,
-      clients,
-      pauseMs: PAUSE_MS,
-      rampMs: RAMP_MS,
-      seconds: LOAD_SECONDS,
-      firstId: 1,
-      timeoutMs: 10_000,
-      probeEveryMs: 100,
-    });
+    loaded = await offerLoadApart(overload(baseUrl, clients));
   } finally {
     await server.close();
   }
