@@ -1,11 +1,11 @@
 // Runs in vitest on Node 20 (the `runtimes` project), against the standalone server on Node 20, 22 and 24,
 // Bun, Deno and workerd, each started as its own process, all six at once.
-import { connect, type Socket } from 'node:net';
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
-import { processTree, treeRssMiB } from './support/process-memory.ts';
+import { processRssMiB, processTree, treeRssMiB } from './support/process-memory.ts';
+import { openSlowReaders } from './support/slow-readers.ts';
 import { until } from './support/until.ts';
 
 // Clients that ask for the largest answer there is (the docs page's 1.7 MB
@@ -19,7 +19,7 @@ import { until } from './support/until.ts';
 
 const SLOW_READERS = 1_000;
 const WRITE_TIMEOUT_MS = 2_000;
-const LARGEST = 'GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n';
+const LARGEST = '/docs/swagger-ui-bundle.js';
 /** Extra resident memory allowed while the slow readers are open (the issue's bound), server and its children together. */
 const OPEN_BOUND_MIB = 100;
 /**
@@ -33,39 +33,9 @@ const OPEN_BOUND_MIB = 100;
  */
 const AFTER_BOUND_MIB = OPEN_BOUND_MIB;
 
-/**
- * Opens `count` connections that each send `request` and never read; resolves
- * once all are connected. Adds each one's local port to `ports` as it connects.
- */
-async function openSlowReaders(baseUrl: string, count: number, request: string, ports: Set<number>): Promise<Socket[]> {
-  const { hostname, port } = new URL(baseUrl);
-  const sockets: Socket[] = [];
-  const connected: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const socket = connect({ host: hostname, port: Number(port) });
-    socket.on('error', () => {});
-    // Never read: the answer piles up in the kernel's buffers, then in the server.
-    socket.pause();
-    connected.push(
-      new Promise((resolve) =>
-        socket.once('connect', () => {
-          ports.add(socket.localPort!);
-          socket.write(request);
-          resolve();
-        }),
-      ),
-    );
-    sockets.push(socket);
-    // A backlog's worth at a time, so that none is refused for a full accept queue.
-    if (i % 100 === 99) await Promise.all(connected.slice(i - 99));
-  }
-  await Promise.all(connected);
-  return sockets;
-}
-
 /** Each process's resident memory, in MiB (the workerd front, then workerd): where the extra goes. */
 function rssByProcess(pid: number): number[] {
-  return processTree(pid).map((each) => Math.round(treeRssMiB(each)));
+  return processTree(pid).map((each) => Math.round(processRssMiB(each)));
 }
 
 /** Asks what a warmed-up server has answered once: the docs script, read whole, and a create. */

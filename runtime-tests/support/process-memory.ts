@@ -1,5 +1,5 @@
 // Runs in the test process (Node, Linux): what a server process and the processes it started hold, from /proc.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** `pid` and every process below it (workerd under the launcher's front), read from /proc. */
 export function processTree(pid: number): number[] {
@@ -22,34 +22,17 @@ export function processTree(pid: number): number[] {
   return all;
 }
 
-/** The resident memory of `pid` and the processes below it, in MiB; a process gone meanwhile counts 0. */
-export function treeRssMiB(pid: number): number {
-  let kib = 0;
-  for (const each of processTree(pid)) {
-    try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return kib / 1024;
-}
-
-/** How many sockets `pid` holds open (its listening socket and its clients' connections among them). */
-export function socketCount(pid: number): number {
-  let sockets = 0;
-  let fds: string[] = [];
+/** The resident memory of `pid` alone, in MiB; 0 once it is gone. */
+export function processRssMiB(pid: number): number {
   try {
-    fds = readdirSync(`/proc/${pid}/fd`);
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   } catch {
+    // Gone meanwhile.
     return 0;
   }
-  for (const fd of fds) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets++;
-    } catch {
-      // Closed meanwhile.
-    }
-  }
-  return sockets;
+}
+
+/** The resident memory of `pid` and the processes below it, in MiB; a process gone meanwhile counts 0. */
+export function treeRssMiB(pid: number): number {
+  return processTree(pid).reduce((sum, each) => sum + processRssMiB(each), 0);
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseResponses, rawExchange } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionOptions, isDocsRequest, originForm, proxyToWorker, sharedBodies, type WorkerProxy } from './_proxy-to-worker.ts';
+import { connectionOptions, isDocsRequest, originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
 
 // proxyToWorker against a plain node:http server standing in for workerd,
 // which writes back what reached it, over real sockets.
@@ -153,20 +153,6 @@ describe('proxyToWorker', () => {
     expect(originForm('http://example.com')).toBe('/');
     expect(originForm('*')).toBe('/*');
     expect(originForm('example.com:443')).toBe('/example.com%3A443');
-  });
-});
-
-describe('sharedBodies', () => {
-  it('gives the copy kept for a path to an identical large answer, whatever its query, and never to a different one', () => {
-    const shared = sharedBodies();
-    const first = Buffer.alloc(100_000, 'a');
-    expect(shared.of('/docs/x.js', first)).toBe(first);
-    expect(shared.of('/docs/x.js?v=2', Buffer.alloc(100_000, 'a'))).toBe(first);
-    const changed = Buffer.alloc(100_000, 'b');
-    expect(shared.of('/docs/x.js', changed)).toBe(changed);
-    expect(shared.of('/docs/x.js', Buffer.alloc(100_000, 'b'))).toBe(changed);
-    const small = Buffer.from('{}');
-    expect(shared.of('/openapi.json', small)).toBe(small);
   });
 });
 

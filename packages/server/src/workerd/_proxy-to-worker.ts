@@ -47,34 +47,6 @@ const MAX_RETRIES = 2;
 /** At most this many connections to workerd: a flood of clients waits here, it cannot exhaust workerd's descriptors. */
 const MAX_UPSTREAM_CONNECTIONS = 256;
 
-/** Answers at least this large are kept once per path and shared by the identical answers that follow. */
-const SHARED_MIN_BYTES = 64 * 1024;
-
-/** At most this many paths' answers are kept: the docs files and the OpenAPI document, with room to spare. */
-const MAX_SHARED_PATHS = 32;
-
-/**
- * One copy of each large answer (the docs files), so that clients slow to
- * read them hold that copy rather than one each: an answer whose bytes equal
- * the copy kept for its path is written from the copy, and its own bytes are
- * dropped at once. Compared whole, so an answer that changes is never
- * mistaken for the one kept (it replaces it).
- */
-export function sharedBodies(): { of(target: string, body: Buffer): Buffer } {
-  const kept = new Map<string, Buffer>();
-  return {
-    of(target, body) {
-      if (body.length < SHARED_MIN_BYTES) return body;
-      const query = target.indexOf('?');
-      const path = query === -1 ? target : target.slice(0, query);
-      const known = kept.get(path);
-      if (known !== undefined && known.equals(body)) return known;
-      if (known !== undefined || kept.size < MAX_SHARED_PATHS) kept.set(path, body);
-      return body;
-    },
-  };
-}
-
 /** The answer when workerd cannot be reached (it is being started again) or fails mid-answer. */
 export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
   'storage-unavailable',
@@ -112,7 +84,6 @@ export function proxyToWorker(
   docs = false,
 ): WorkerProxy {
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
-  const shared = sharedBodies();
   const host = `${upstream.host}:${upstream.port}`;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     // Draining (the front stopped listening), the local handler answers as the Worker would on
@@ -162,7 +133,8 @@ export function proxyToWorker(
         // The answer is read whole before any of it is written: a client that does not read
         // then holds only its own socket (and the front's write timeout cuts it), never one of
         // the connections to workerd, which every other client needs. The Worker's answers are
-        // bounded (the largest is a docs file), and one shared copy serves repeated large ones.
+        // bounded: the docs files, the large ones, are answered by the front itself, and the
+        // largest left is the OpenAPI document (13 KB).
         const chunks: Buffer[] = [];
         let size = 0;
         answer.on('data', (chunk: Buffer) => {
@@ -178,7 +150,7 @@ export function proxyToWorker(
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
           if (res.destroyed) return;
-          const whole = shared.of(req.url ?? '/', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+          const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {
