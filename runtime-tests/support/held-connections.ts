@@ -1,4 +1,5 @@
-// Runs in the test process (Node, Linux): which of a set of client connections a server still holds, from /proc/net/tcp.
+// Runs in the test process (Node, Linux): which of a set of client connections a server still holds, or has
+// answered, from /proc/net/tcp.
 import { readFileSync } from 'node:fs';
 
 // TCP states (include/net/tcp_states.h) in which the server's end is still open: the connection is
@@ -27,4 +28,21 @@ export function heldConnections(serverPort: number, clientPorts: ReadonlySet<num
     if (clientPorts.has(client)) held.add(client);
   }
   return held.size;
+}
+
+/**
+ * How many of the connections from `clientPorts` have answer bytes waiting
+ * in the client's own receive queue (the kernel's table): answered, though
+ * the client reads none of it.
+ */
+export function answeredUnread(clientPorts: ReadonlySet<number>): number {
+  const answered = new Set<number>();
+  const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const [, local, , , queues] = lines[i]!.trim().split(/\s+/);
+    if (queues === undefined) continue;
+    const client = Number.parseInt(local!.slice(local!.indexOf(':') + 1), 16);
+    if (clientPorts.has(client) && Number.parseInt(queues.slice(queues.indexOf(':') + 1), 16) > 0) answered.add(client);
+  }
+  return answered.size;
 }

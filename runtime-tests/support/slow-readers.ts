@@ -1,17 +1,26 @@
 // Runs on Node, imported by the tests or as a process of its own (`node slow-readers.ts <baseUrl> <count>
-// <path>`; Node 24 runs the TypeScript as it is): clients that ask for `path` and never read the answer. As
-// a process of its own, opening them costs the test process, whose client's latency is measured, nothing.
+// <path>`; Node 24 runs the TypeScript as it is): clients that ask for an answer and never read it. As a
+// process of its own, opening them costs the test process, whose client's latency is measured, nothing.
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+/** A raw HTTP/1.1 request, the `i`th client's: what a slow reader asks and never reads the answer of. */
+export type SlowRequest = (i: number) => string;
+
+/** A `GET` of `path`. */
+export const getOf =
+  (path: string): SlowRequest =>
+  () =>
+    `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+
 /**
- * Opens `count` connections that each ask for `path` and never read;
- * resolves once all are connected. Adds each one's local port to `ports`,
- * when given, as it connects.
+ * Opens `count` connections that each send `request` (a path to `GET`, or
+ * the raw request of each) and never read; resolves once all are connected.
+ * Adds each one's local port to `ports`, when given, as it connects.
  */
-export async function openSlowReaders(baseUrl: string, count: number, path: string, ports?: Set<number>): Promise<Socket[]> {
+export async function openSlowReaders(baseUrl: string, count: number, request: string | SlowRequest, ports?: Set<number>): Promise<Socket[]> {
   const { hostname, port } = new URL(baseUrl);
-  const request = `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  const requestOf = typeof request === 'string' ? getOf(request) : request;
   const sockets: Socket[] = [];
   const connected: Promise<void>[] = [];
   for (let i = 0; i < count; i++) {
@@ -23,7 +32,7 @@ export async function openSlowReaders(baseUrl: string, count: number, path: stri
       new Promise((resolve) =>
         socket.once('connect', () => {
           ports?.add(socket.localPort!);
-          socket.write(request);
+          socket.write(requestOf(i));
           resolve();
         }),
       ),
