@@ -10,6 +10,7 @@ import { formatAccessLog, type AccessLogEntry } from '../common/format-access-lo
 import { DEFAULT_WRITE_TIMEOUT_MS, type LogFormat } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { recordedRequestId, recordedTraceId, recordRequestId } from './_request-ids.ts';
+import { PacedResponse } from './paced-response.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
 export interface ServerOptions {
@@ -128,6 +129,8 @@ export async function serveNodeHttp(
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       // Node checks both timeouts only this often (30 s by default), which would stretch them.
       connectionsCheckingInterval: 500,
+      // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the creates between them.
+      ServerResponse: PacedResponse,
     },
     onRequest,
   );

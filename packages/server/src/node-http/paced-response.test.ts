@@ -1,0 +1,81 @@
+// Runs under vitest on Node.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PacedResponse, SLICE_BYTES, TURN_BUDGET_BYTES } from './paced-response.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** A server whose answer to `/n` is n bytes, each byte its index mod 251, given whole to `end()`. */
+async function bodiesServer(): Promise<number> {
+  const server = createServer({ ServerResponse: PacedResponse }, (req, res) => {
+    const size = Number(req.url!.slice(1));
+    const body = new Uint8Array(size);
+    for (let i = 0; i < size; i++) body[i] = i % 251;
+    res.writeHead(200, { 'content-length': String(size) });
+    res.end(body);
+  });
+  // As serveNodeHttp has it: a client's half-close does not end the connection under an answer still being written.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** Sends `requests` pipelined in one write; resolves with everything the server sent until it closed. */
+async function exchange(port: number, requests: string): Promise<Buffer> {
+  const socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.end(requests);
+  await once(socket, 'close');
+  return Buffer.concat(chunks);
+}
+
+function expectBody(raw: Buffer, size: number): Buffer {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  expect(raw.subarray(0, headEnd).toString()).toMatch(new RegExp(`^HTTP/1.1 200 OK[^]*content-length: ${size}`, 'i'));
+  const body = raw.subarray(headEnd + 4, headEnd + 4 + size);
+  expect(body.length).toBe(size);
+  for (let i = 0; i < size; i += 997) expect(body[i]).toBe(i % 251);
+  expect(body[size - 1]).toBe((size - 1) % 251);
+  return raw.subarray(headEnd + 4 + size);
+}
+
+describe('PacedResponse', () => {
+  it('sends a body larger than a slice whole and in order, and the answers pipelined after it in order', async () => {
+    const port = await bodiesServer();
+    const sizes = [TURN_BUDGET_BYTES * 3 + 17, 10, SLICE_BYTES + 1, SLICE_BYTES];
+    let rest = await exchange(port, sizes.map((size) => `GET /${size} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+    for (const size of sizes) rest = expectBody(rest, size);
+    expect(rest.length).toBe(0);
+  });
+
+  it('serves many large answers at once, each whole', async () => {
+    const port = await bodiesServer();
+    const size = 1_700_000;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => exchange(port, `GET /${size} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)));
+    for (const answer of answers) expect(expectBody(answer, size).length).toBe(0);
+  });
+
+  it('drops the rest of a body whose client went away, and goes on serving the others', async () => {
+    const port = await bodiesServer();
+    const size = 8_000_000;
+    const gone = connect(port, '127.0.0.1');
+    // Never read, then reset: the server's socket is destroyed with most of the body still to write.
+    gone.pause();
+    gone.write(`GET /${size} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await once(gone, 'connect');
+    gone.resetAndDestroy();
+    const answer = await exchange(port, `GET /${SLICE_BYTES * 2} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(expectBody(answer, SLICE_BYTES * 2).length).toBe(0);
+  });
+});
