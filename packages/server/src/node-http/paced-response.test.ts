@@ -13,14 +13,26 @@ afterEach(async () => {
   }
 });
 
+/** What the server saw of each answer: the bytes its socket had been handed when `end()` returned, and how it ended. */
+interface Seen {
+  readonly handedAtEnd: number;
+  readonly outcome: Promise<'finish' | 'close'>;
+}
+
 /** A server whose answer to `/n` is n bytes, each byte its index mod 251, given whole to `end()`. */
-async function bodiesServer(): Promise<number> {
+async function bodiesServer(seen: Seen[] = []): Promise<number> {
   const server = createServer({ ServerResponse: PacedResponse }, (req, res) => {
     const size = Number(req.url!.slice(1));
     const body = new Uint8Array(size);
     for (let i = 0; i < size; i++) body[i] = i % 251;
     res.writeHead(200, { 'content-length': String(size) });
+    const before = req.socket.bytesWritten;
+    const outcome = new Promise<'finish' | 'close'>((resolve) => {
+      res.once('finish', () => resolve('finish'));
+      res.once('close', () => resolve(res.writableFinished ? 'finish' : 'close'));
+    });
     res.end(body);
+    seen.push({ handedAtEnd: req.socket.bytesWritten - before, outcome });
   });
   // As serveNodeHttp has it: a client's half-close does not end the connection under an answer still being written.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
@@ -42,7 +54,7 @@ async function exchange(port: number, requests: string): Promise<Buffer> {
 
 function expectBody(raw: Buffer, size: number): Buffer {
   const headEnd = raw.indexOf('\r\n\r\n');
-  expect(raw.subarray(0, headEnd).toString()).toMatch(new RegExp(`^HTTP/1.1 200 OK[^]*content-length: ${size}`, 'i'));
+  expect(raw.subarray(0, headEnd).toString()).toMatch(new RegExp(`^HTTP/1.1 200 OK[^]*\r\ncontent-length: ${size}(\r\n|$)`, 'i'));
   const body = raw.subarray(headEnd + 4, headEnd + 4 + size);
   expect(body.length).toBe(size);
   for (let i = 0; i < size; i += 997) expect(body[i]).toBe(i % 251);
@@ -66,16 +78,41 @@ describe('PacedResponse', () => {
     for (const answer of answers) expect(expectBody(answer, size).length).toBe(0);
   });
 
-  it('drops the rest of a body whose client went away, and goes on serving the others', async () => {
+  it('hands the socket nothing of a large body in end() itself, only a small one whole', async () => {
+    const seen: Seen[] = [];
+    const port = await bodiesServer(seen);
+    await exchange(port, `GET /${SLICE_BYTES * 4} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    await exchange(port, `GET /${SLICE_BYTES} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    // Paced: the head and every slice go out from later turns; not paced: all of it at once.
+    expect(seen.map(({ handedAtEnd }) => handedAtEnd)).toEqual([0, expect.any(Number)]);
+    expect(seen[1]!.handedAtEnd).toBeGreaterThan(SLICE_BYTES);
+  });
+
+  it('answers HEAD with the head alone, as Node does', async () => {
     const port = await bodiesServer();
-    const size = 8_000_000;
+    const raw = await exchange(port, `HEAD /${SLICE_BYTES * 3} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(raw.toString()).toMatch(new RegExp(`^HTTP/1.1 200 OK[^]*\r\ncontent-length: ${SLICE_BYTES * 3}\r\n[^]*\r\n\r\n$`, 'i'));
+  });
+
+  it('drops the rest of a body whose client went away, and goes on serving the others', async () => {
+    const seen: Seen[] = [];
+    const port = await bodiesServer(seen);
+    const size = 64_000_000;
     const gone = connect(port, '127.0.0.1');
-    // Never read, then reset: the server's socket is destroyed with most of the body still to write.
+    // Never read, then reset once the server has begun the answer: most of the body is still to write.
     gone.pause();
+    gone.on('error', () => {});
     gone.write(`GET /${size} HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await once(gone, 'connect');
+    await until(() => seen.length === 1);
     gone.resetAndDestroy();
+    expect(await seen[0]!.outcome).toBe('close');
     const answer = await exchange(port, `GET /${SLICE_BYTES * 2} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(expectBody(answer, SLICE_BYTES * 2).length).toBe(0);
+    expect(await seen[1]!.outcome).toBe('finish');
   });
 });
+
+/** Resolves once `check()` holds, looking again each turn. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+}

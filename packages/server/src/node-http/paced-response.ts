@@ -1,4 +1,4 @@
-// Runs on Node and on Deno (its node:http), in the servers serveNodeHttp runs: large bodies written a slice a turn.
+// Runs on Node, in the servers serveNodeHttp runs there (serve() and the workerd front): large bodies written a slice a turn.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 
 /** Bodies larger than this are written a slice at a time; smaller ones whole, at once. */
@@ -7,7 +7,7 @@ export const SLICE_BYTES = 64 * 1024;
 export const TURN_BUDGET_BYTES = 256 * 1024;
 
 interface Pending {
-  readonly res: ServerResponse;
+  readonly res: PacedResponse;
   readonly bytes: Uint8Array;
   offset: number;
 }
@@ -18,6 +18,7 @@ let scheduled = false;
 function schedule(): void {
   if (scheduled) return;
   scheduled = true;
+  // After the poll phase: the requests that came in this turn are handled before the next slices.
   setImmediate(pump);
 }
 
@@ -27,39 +28,53 @@ function pump(): void {
   let budget = TURN_BUDGET_BYTES;
   for (let n = pending.length; budget > 0 && n > 0; n--) {
     const each = pending.shift()!;
-    if (each.res.destroyed) continue;
-    if (each.res.writableNeedDrain) {
-      each.res.once('drain', () => {
+    const { res, bytes } = each;
+    if (res.destroyed || res.writableEnded) continue;
+    if (res.writableNeedDrain) {
+      res.once('drain', () => {
         pending.push(each);
         schedule();
       });
       continue;
     }
-    const end = Math.min(each.offset + SLICE_BYTES, each.bytes.byteLength);
-    const slice = each.bytes.subarray(each.offset, end);
+    const end = Math.min(each.offset + SLICE_BYTES, bytes.byteLength);
+    const slice = bytes.subarray(each.offset, end);
     each.offset = end;
     budget -= slice.byteLength;
-    if (end === each.bytes.byteLength) each.res.end(slice);
-    else {
-      each.res.write(slice);
-      pending.push(each);
+    try {
+      if (end === bytes.byteLength) res.endWhole(slice);
+      else {
+        res.write(slice);
+        pending.push(each);
+      }
+    } catch (error) {
+      // One broken answer must not strand the others waiting here.
+      res.destroy(error as Error);
     }
   }
   if (pending.length > 0) schedule();
 }
 
 /**
- * A `ServerResponse` that writes a body given whole to `end()` and larger
- * than {@link SLICE_BYTES} one slice at a time, at most
- * {@link TURN_BUDGET_BYTES} a turn for every connection together. The kernel
- * takes a large write whole when its buffers have room (1.7 MB on loopback,
- * ~250 µs of copying each), so a thousand clients asking for the docs script
- * at once would keep the event loop copying for whole milliseconds between
- * two creates; paced, a create waits for one budget at most. Measured with
- * 1,000 clients asking for the docs script at once and never reading
- * (runtime-tests/latency): on Node 24 the p99 of another client's creates
- * meanwhile was 1.00 to 1.15× its usual, against 1.18 to 1.85× unpaced;
- * Node 20 and 22 the same either way, within the noise.
+ * A `ServerResponse` that writes a body given whole to `end()`, larger than
+ * {@link SLICE_BYTES}, after a head written with `writeHead` (as the
+ * handlers here write it, with its Content-Length), one slice at a time: at
+ * most {@link TURN_BUDGET_BYTES} a turn of the event loop for every
+ * connection together, the first slice included. The kernel takes a large
+ * write whole when its buffers have room (on loopback one `write` of the
+ * 1.7 MB docs script took all of it; a CPU profile of Node 24 as 1,000
+ * clients asked for it showed `writev` 248 ms of 1.2 s, about 250 µs each), so
+ * a thousand clients asking for the docs script at once would keep the
+ * event loop copying for milliseconds between two creates; paced, a create
+ * waits for one budget at most. Measured in runtime-tests/latency (1,000
+ * such clients never reading, their process in the idle scheduling class,
+ * a fetch client timed): on Node 24 the p99 of its creates meanwhile was 1.00
+ * to 1.15× its usual, against 1.18 to 1.85× unpaced; Node 20 and 22 the same
+ * either way, within the noise.
+ *
+ * Node only: on Deno a chain of `setImmediate` keeps the runtime from
+ * polling the network (one echo round trip per about 120 immediates), so
+ * pacing made other clients slower there, not faster.
  *
  * For servers that set `httpAllowHalfOpen`, as serveNodeHttp does: otherwise
  * Node ends a connection whose client half-closed under a body still being
@@ -67,12 +82,25 @@ function pump(): void {
  */
 export class PacedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    if (chunk instanceof Uint8Array && chunk.byteLength > SLICE_BYTES && encoding === undefined && callback === undefined) {
-      this.write(chunk.subarray(0, SLICE_BYTES));
-      pending.push({ res: this, bytes: chunk, offset: SLICE_BYTES });
+    if (
+      chunk instanceof Uint8Array &&
+      chunk.byteLength > SLICE_BYTES &&
+      encoding === undefined &&
+      callback === undefined &&
+      // Without a head already written, the first write() would send one without Content-Length (chunked).
+      this.headersSent &&
+      // Node sends no body to HEAD.
+      this.req.method !== 'HEAD'
+    ) {
+      pending.push({ res: this, bytes: chunk, offset: 0 });
       schedule();
       return this;
     }
     return super.end(chunk as never, encoding as never, callback as never);
+  }
+
+  /** The last slice: ends the answer as ServerResponse would. */
+  endWhole(slice: Uint8Array): void {
+    super.end(slice);
   }
 }

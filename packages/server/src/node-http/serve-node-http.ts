@@ -129,8 +129,9 @@ export async function serveNodeHttp(
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       // Node checks both timeouts only this often (30 s by default), which would stretch them.
       connectionsCheckingInterval: 500,
-      // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the creates between them.
-      ServerResponse: PacedResponse,
+      // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the
+      // creates between them; on Node only (see PacedResponse: on Deno it slowed other clients).
+      ...(process.versions['deno'] === undefined ? { ServerResponse: PacedResponse } : {}),
     },
     onRequest,
   );
