@@ -27,13 +27,13 @@ const LARGEST = '/docs/swagger-ui-bundle.js';
 const ALONE_MS = 2_000;
 const LOADED_MS = 3_000;
 // How much slower than usual creates may be while the slow readers open and are held: the
-// issue's bound, 2×. Measured on a quiet machine (the latency project alone), 11 runs: 0.9 to
-// 1.3× on Node 20, 22 and 24, 0.9 to 1.7× on Bun, 1.2 to 1.5× on workerd. Deno is held to 3×
-// until its tail is understood: 1.1 to 1.8× in 10 runs, once 5.1× (measured again at once:
-// 2.2×). A window slowed by the machine itself now and then can still pass a bound, so a runtime
-// over it is measured once more, and it is the second measure that must hold (both are printed).
+// issue's bound, 2×. Measured on a quiet machine (the latency project alone), 7 runs: 0.8 to
+// 1.3× on Node 20, 22 and 24, 1.1 to 1.5× on Bun, 1.0 to 1.8× on Deno, 1.0 to 1.4× on workerd. A
+// window slowed by the machine itself now and then can still pass it, so a runtime over it is
+// measured once more at once, and the second measure must hold; no measure may pass 3×, so a
+// tail cannot hide behind the second one (both are printed).
 const DURING_BOUND = 2;
-const DURING_BOUNDS: Readonly<Record<string, number>> = { Deno: 3 };
+const CEILING = 3;
 const SLOW_READERS_SCRIPT = fileURLToPath(new URL('../support/slow-readers.ts', import.meta.url));
 
 /** Creates one plant after another on one kept-alive connection for `ms`; the latency of each, in ms (every one must be 200). */
@@ -80,14 +80,17 @@ interface Figures {
 }
 
 it(
-  'creates keep their usual latency (p99 within 2× of the same client alone, before and after; Deno 3×) while 1,000 clients never read, on each runtime',
+  'creates keep their usual latency (p99 within 2× of the same client alone, before and after) while 1,000 clients never read, on each runtime',
   { timeout: 240_000 },
   async () => {
     const results: Figures[] = [];
     for (const name of ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd']) {
       const first = await measure(name);
       console.log(JSON.stringify(first));
-      if (first.p99DuringMs <= boundOf(name) * usual(first)) results.push(first);
+      expect(first.p99DuringMs, `${name}: p99 of creates while they open and are held, against ${CEILING}× the usual`).toBeLessThanOrEqual(
+        CEILING * usual(first),
+      );
+      if (first.p99DuringMs <= DURING_BOUND * usual(first)) results.push(first);
       else {
         const again = await measure(name);
         console.log(JSON.stringify({ ...again, measuredAgain: true }));
@@ -96,17 +99,12 @@ it(
     }
     for (const figures of results) {
       expect(figures.allOpen, `${figures.name}: all ${SLOW_READERS} slow readers open within the measure`).toBe(true);
-      expect(
-        figures.p99DuringMs,
-        `${figures.name}: p99 of creates while they open and are held, against ${boundOf(figures.name)}× the usual`,
-      ).toBeLessThanOrEqual(boundOf(figures.name) * usual(figures));
+      expect(figures.p99DuringMs, `${figures.name}: p99 of creates while they open and are held, against ${DURING_BOUND}× the usual`).toBeLessThanOrEqual(
+        DURING_BOUND * usual(figures),
+      );
     }
   },
 );
-
-function boundOf(name: string): number {
-  return DURING_BOUNDS[name] ?? DURING_BOUND;
-}
 
 /** The p99 of creates with no slow readers: the larger of the windows before and after them. */
 function usual(figures: Figures): number {
@@ -123,6 +121,12 @@ async function measure(name: string): Promise<Figures> {
     const alone = await createLoop(server.baseUrl, 10_000, ALONE_MS);
     const args = ['--disable-warning=ExperimentalWarning', SLOW_READERS_SCRIPT, server.baseUrl, String(SLOW_READERS), LARGEST];
     readers = spawn('chrt', ['--idle', '0', runtime('Node 24').binary, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // chrt missing or refused: the measure fails with the reason rather than the worker with an unhandled 'error'.
+    const started = new Promise<void>((resolve, reject) => {
+      readers!.once('spawn', resolve);
+      readers!.once('error', reject);
+    });
+    await started;
     let allOpen = false;
     readers.stdout!.on('data', () => (allOpen = true));
     // While they open (the server writes 1.7 GB to them, much of it into the kernel's buffers) and while they are held.

@@ -31,16 +31,18 @@ export function heldConnections(serverPort: number, clientPorts: ReadonlySet<num
 }
 
 /**
- * How many of the connections from `clientPorts` have answer bytes waiting
- * in the client's own receive queue (the kernel's table): answered, though
- * the client reads none of it.
+ * How many of the connections from `clientPorts` to `serverPort` have answer
+ * bytes waiting in the client's own receive queue (the kernel's table):
+ * answered, though the client reads none of it. The server's port is
+ * matched too, since one local port may serve connections to several servers.
  */
-export function answeredUnread(clientPorts: ReadonlySet<number>): number {
+export function answeredUnread(serverPort: number, clientPorts: ReadonlySet<number>): number {
   const answered = new Set<number>();
   const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n');
   for (let i = 1; i < lines.length; i++) {
-    const [, local, , , queues] = lines[i]!.trim().split(/\s+/);
+    const [, local, remote, , queues] = lines[i]!.trim().split(/\s+/);
     if (queues === undefined) continue;
+    if (Number.parseInt(remote!.slice(remote!.indexOf(':') + 1), 16) !== serverPort) continue;
     const client = Number.parseInt(local!.slice(local!.indexOf(':') + 1), 16);
     if (clientPorts.has(client) && Number.parseInt(queues.slice(queues.indexOf(':') + 1), 16) > 0) answered.add(client);
   }
