@@ -27,8 +27,8 @@ const LARGEST = '/docs/swagger-ui-bundle.js';
 const ALONE_MS = 2_000;
 const LOADED_MS = 3_000;
 // How much slower than usual creates may be while the slow readers open and are held: the
-// issue's bound, 2×. Measured on a quiet machine (the latency project alone), 7 runs: 0.8 to
-// 1.3× on Node 20, 22 and 24, 1.1 to 1.5× on Bun, 1.0 to 1.8× on Deno, 1.0 to 1.4× on workerd. A
+// issue's bound, 2×. Measured on a quiet machine (the latency project alone), 11 runs: 0.8 to
+// 1.4× on Node 20, 22 and 24, 1.1 to 1.5× on Bun, 1.0 to 1.8× on Deno, 1.0 to 1.5× on workerd. A
 // window slowed by the machine itself now and then can still pass it, so a runtime over it is
 // measured once more at once, and the second measure must hold; no measure may pass 3×, so a
 // tail cannot hide behind the second one (both are printed).
