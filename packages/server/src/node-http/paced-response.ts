@@ -74,7 +74,8 @@ function pump(): void {
  *
  * Node only: on Deno a chain of `setImmediate` keeps the runtime from
  * polling the network (one echo round trip per about 120 immediates), so
- * pacing made other clients slower there, not faster.
+ * pacing made other clients slower there, not faster (deno/QUIRKS.md,
+ * deno-immediate-starves-io).
  *
  * For servers that set `httpAllowHalfOpen`, as serveNodeHttp does: otherwise
  * Node ends a connection whose client half-closed under a body still being

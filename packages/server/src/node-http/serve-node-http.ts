@@ -130,7 +130,7 @@ export async function serveNodeHttp(
       // Node checks both timeouts only this often (30 s by default), which would stretch them.
       connectionsCheckingInterval: 500,
       // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the
-      // creates between them; on Node only (see PacedResponse: on Deno it slowed other clients).
+      // creates between them; on Node only (deno/QUIRKS.md, deno-immediate-starves-io).
       ...(process.versions['deno'] === undefined ? { ServerResponse: PacedResponse } : {}),
     },
     onRequest,
