@@ -1,7 +1,7 @@
 // Runs in vitest on Node 20 (the `runtimes` project), against the standalone server on Node 20, 22 and 24,
 // Bun, Deno and workerd, each started as its own process, all six at once.
 import type { Socket } from 'node:net';
-import { CONFORMANCE_TOKEN } from '@plant-store/testing';
+import { CONFORMANCE_TOKEN, parseResponses } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { answeredUnread, heldConnections } from './support/held-connections.ts';
@@ -45,17 +45,16 @@ const unreadCreate: SlowRequest = (i) => {
 /** The status of the answer waiting, unread, in a slow reader's receive queue (read now, head and body whole), and its Error code when it has one. */
 function answerOf(socket: Socket): Promise<{ status: number; error?: number }> {
   return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no whole answer within 10 s: ${JSON.stringify(text)}`)), 10_000);
+    let received = '';
+    const timer = setTimeout(() => reject(new Error(`no whole answer within 10 s: ${JSON.stringify(received)}`)), 10_000);
     socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-      const headEnd = text.indexOf('\r\n\r\n');
-      const length = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
-      if (headEnd === -1 || length === undefined || text.length < headEnd + 4 + Number(length)) return;
+      received += chunk.toString('latin1');
+      const [answer] = parseResponses(received);
+      if (answer === undefined || Buffer.byteLength(answer.body) < Number(answer.headers['content-length'])) return;
       clearTimeout(timer);
       socket.pause();
-      const error = /"error":(\d+)/.exec(text.slice(headEnd))?.[1];
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? Number.NaN), ...(error === undefined ? {} : { error: Number(error) }) });
+      const { error } = answer.status === 200 ? {} : (JSON.parse(answer.body) as { error?: number });
+      resolve({ status: answer.status, ...(error === undefined ? {} : { error }) });
     });
     socket.once('error', reject);
     socket.resume();

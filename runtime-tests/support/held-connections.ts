@@ -6,6 +6,34 @@ import { readFileSync } from 'node:fs';
 // established, or the client closed and the server has not.
 const HELD_STATES = new Set(['01', '08']);
 
+/** One IPv4 connection end of the kernel's table. */
+interface TcpEntry {
+  readonly localPort: number;
+  readonly remotePort: number;
+  /** The state, as the table writes it (two hex digits). */
+  readonly state: string;
+  /** Bytes received and not yet read by its owner. */
+  readonly receiveQueue: number;
+}
+
+/** Every entry of /proc/net/tcp, read once. */
+function tcpTable(): TcpEntry[] {
+  const entries: TcpEntry[] = [];
+  const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const [, local, remote, state, queues] = lines[i]!.trim().split(/\s+/);
+    if (queues === undefined) continue;
+    const port = (address: string) => Number.parseInt(address.slice(address.indexOf(':') + 1), 16);
+    entries.push({
+      localPort: port(local!),
+      remotePort: port(remote!),
+      state: state!,
+      receiveQueue: Number.parseInt(queues.slice(queues.indexOf(':') + 1), 16),
+    });
+  }
+  return entries;
+}
+
 /**
  * How many of the connections from `clientPorts` (the clients' local ports)
  * to `serverPort` on 127.0.0.1 the server still holds open. Read from the
@@ -17,15 +45,8 @@ const HELD_STATES = new Set(['01', '08']);
 export function heldConnections(serverPort: number, clientPorts: ReadonlySet<number>): number {
   // The kernel writes the table in pieces: an entry may be read twice while connections come and go.
   const held = new Set<number>();
-  const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    const fields = lines[i]!.trim().split(/\s+/);
-    if (fields.length < 4) continue;
-    const [, local, remote, state] = fields;
-    if (!HELD_STATES.has(state!)) continue;
-    if (Number.parseInt(local!.slice(local!.indexOf(':') + 1), 16) !== serverPort) continue;
-    const client = Number.parseInt(remote!.slice(remote!.indexOf(':') + 1), 16);
-    if (clientPorts.has(client)) held.add(client);
+  for (const { localPort, remotePort, state } of tcpTable()) {
+    if (HELD_STATES.has(state) && localPort === serverPort && clientPorts.has(remotePort)) held.add(remotePort);
   }
   return held.size;
 }
@@ -38,13 +59,8 @@ export function heldConnections(serverPort: number, clientPorts: ReadonlySet<num
  */
 export function answeredUnread(serverPort: number, clientPorts: ReadonlySet<number>): number {
   const answered = new Set<number>();
-  const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    const [, local, remote, , queues] = lines[i]!.trim().split(/\s+/);
-    if (queues === undefined) continue;
-    if (Number.parseInt(remote!.slice(remote!.indexOf(':') + 1), 16) !== serverPort) continue;
-    const client = Number.parseInt(local!.slice(local!.indexOf(':') + 1), 16);
-    if (clientPorts.has(client) && Number.parseInt(queues.slice(queues.indexOf(':') + 1), 16) > 0) answered.add(client);
+  for (const { localPort, remotePort, receiveQueue } of tcpTable()) {
+    if (remotePort === serverPort && clientPorts.has(localPort) && receiveQueue > 0) answered.add(localPort);
   }
   return answered.size;
 }

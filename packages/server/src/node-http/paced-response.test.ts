@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { rawExchange } from '@plant-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PacedResponse, SLICE_BYTES, TURN_BUDGET_BYTES } from './paced-response.ts';
 
@@ -42,14 +43,11 @@ async function bodiesServer(seen: Seen[] = []): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** Sends `requests` pipelined in one write; resolves with everything the server sent until it closed. */
+/** Sends `requests` pipelined in one write, then half-closes; resolves with everything the server sent until it closed. */
 async function exchange(port: number, requests: string): Promise<Buffer> {
-  const socket = connect(port, '127.0.0.1');
-  const chunks: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.end(requests);
-  await once(socket, 'close');
-  return Buffer.concat(chunks);
+  const { received, closed } = await rawExchange(`http://127.0.0.1:${port}`, [requests, { shutdown: true }], 30_000);
+  expect(closed).toBe(true);
+  return Buffer.from(received, 'latin1');
 }
 
 function expectBody(raw: Buffer, size: number): Buffer {
