@@ -20,6 +20,8 @@ import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { staticTokens } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { leanFetchHandler } from './servers/baseline-fetch.mjs';
+import { checksFetchHandler } from './servers/checks-fetch.mjs';
+import { checksNodeListener } from './servers/checks-node-listener.mjs';
 import { token } from './servers/baseline-logic.mjs';
 import { leanNodeListener } from './servers/baseline-node-listener.mjs';
 
@@ -38,6 +40,8 @@ let bearer = token;
 /** The contenders on Node's HTTP server: each resolves to a listening server. */
 const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:http').Server>>} */ ({
   'node-baseline': () => listening(createServer(leanNodeListener())),
+  // Plant Store's checks by hand, without its structure: what the contract's work costs on its own.
+  'node-checks': () => listening(createServer(checksNodeListener())),
   'node-plant-store': async () => {
     const { createNodeHandler } = await import('@plant-store/adapter-node');
     return listening(createServer(createNodeHandler(handlerOptions())));
@@ -117,6 +121,7 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
 /** The Fetch handlers, on the runtime's own `Request` and `Response`. */
 const FETCH_CONTENDERS = /** @type {Record<string, () => Handler>} */ ({
   'fetch-baseline': () => leanFetchHandler(),
+  'fetch-checks': () => checksFetchHandler(),
   'fetch-plant-store': () => createFetchHandler(handlerOptions()),
 });
 

@@ -160,8 +160,11 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
 /** @type {(runtime: string, command: [string, ...string[]], rows: [name: string, key: string, against?: string][]) => InProcessContender[]} */
 const inProcessRows = (runtime, command, rows) =>
   rows.map(([name, key, against]) => ({ runtime, name, command, key, ...(against === undefined ? {} : { against }) }));
+/** The hand-written contender that calls Plant Store's own checks (bench/servers/checks-logic.mjs). */
+const CHECKS_ROW = "hand-written with Plant Store's checks (the core's functions, none of its structure)";
 const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['node:http hand-written (baseline)', 'node-baseline'],
+  [CHECKS_ROW, 'node-checks', 'node-baseline'],
   ['Plant Store adapter-node', 'node-plant-store', 'node-baseline'],
   ['Plant Store adapter-node, JWT bearer (RS256, key cached)', 'node-plant-store-jwt', 'node-baseline'],
   ['Plant Store adapter-node, metrics on', 'node-plant-store-metrics', 'node-baseline'],
@@ -172,6 +175,7 @@ const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
 ]);
 const FETCH_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['Fetch handler hand-written (baseline)', 'fetch-baseline'],
+  [CHECKS_ROW, 'fetch-checks', 'fetch-baseline'],
   ['Plant Store adapter-fetch', 'fetch-plant-store', 'fetch-baseline'],
 ]);
 const inProcessScript = join(here, 'in-process.mjs');
