@@ -22,7 +22,7 @@ import { createMemoryStore } from '@plant-store/store-memory';
 import { leanFetchHandler } from './servers/baseline-fetch.mjs';
 import { checksFetchHandler } from './servers/checks-fetch.mjs';
 import { checksNodeListener } from './servers/checks-node-listener.mjs';
-import { token } from './servers/baseline-logic.mjs';
+import { BENCH_STORE_BOUNDS, token } from './servers/baseline-logic.mjs';
 import { leanNodeListener } from './servers/baseline-node-listener.mjs';
 
 /** @typedef {(request: Request) => Promise<Response>} Handler */
@@ -33,7 +33,7 @@ const BATCHES = 10;
 const CONNECTIONS = 50;
 const encoder = new TextEncoder();
 
-const handlerOptions = () => ({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true });
+const handlerOptions = () => ({ store: createMemoryStore(BENCH_STORE_BOUNDS), authenticate: staticTokens([token]), requestId: true });
 /** The bearer token the requests carry: the static token, or the JWT of the contender that verifies JWTs. */
 let bearer = token;
 

@@ -10,7 +10,7 @@
 // in-process table only (bench/in-process.mjs).
 import { errorResponse, isJsonMediaType, JSON_HEADERS, parseNewPlant, readBearerCredential, requestIdOf, staticTokens } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { MAX_BODY_BYTES, token } from './baseline-logic.mjs';
+import { BENCH_STORE_BOUNDS, MAX_BODY_BYTES, token } from './baseline-logic.mjs';
 
 /** @typedef {import('@plant-store/core').PlantResponse} PlantResponse */
 
@@ -24,7 +24,7 @@ const NOT_JSON_TYPE = errorResponse('unsupported-media-type', 'content-type: exp
 
 /** The checks of one create, split where a server reads the body: before it and after it. */
 export function createChecks() {
-  const store = createMemoryStore();
+  const store = createMemoryStore(BENCH_STORE_BOUNDS);
   const authenticate = staticTokens([token]);
   return {
     /**

@@ -5,11 +5,11 @@
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { host, port, token } from './baseline-logic.mjs';
+import { BENCH_STORE_BOUNDS, host, port, token } from './baseline-logic.mjs';
 
 const server = Bun.serve({
   hostname: host,
   port,
-  fetch: createFetchHandler({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true }),
+  fetch: createFetchHandler({ store: createMemoryStore(BENCH_STORE_BOUNDS), authenticate: staticTokens([token]), requestId: true }),
 });
 console.log(`listening on ${server.url.origin}`);

@@ -5,7 +5,7 @@
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { host, port, token } from './baseline-logic.mjs';
+import { BENCH_STORE_BOUNDS, host, port, token } from './baseline-logic.mjs';
 
-const fetch = createFetchHandler({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true });
+const fetch = createFetchHandler({ store: createMemoryStore(BENCH_STORE_BOUNDS), authenticate: staticTokens([token]), requestId: true });
 Deno.serve({ hostname: host, port, onListen: ({ hostname, port }) => console.log(`listening on http://${hostname}:${port}`) }, fetch);

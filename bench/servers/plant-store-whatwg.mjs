@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { staticTokens } from '@plant-store/core';
 import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { host, port, token } from './baseline-logic.mjs';
+import { BENCH_STORE_BOUNDS, host, port, token } from './baseline-logic.mjs';
 
-const server = createServer(createNodeServerAdapter({ store: createMemoryStore(), authenticate: staticTokens([token]), requestId: true }));
+const server = createServer(createNodeServerAdapter({ store: createMemoryStore(BENCH_STORE_BOUNDS), authenticate: staticTokens([token]), requestId: true }));
 server.listen(port, host, () => console.log(`listening on http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`));
