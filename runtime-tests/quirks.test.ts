@@ -56,6 +56,13 @@ const QUIRKS = {
     deletionSet:
       "once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to Bun in packages/server/src/bun/run-bun.ts, add 'Bun' to its only list in src/common/_standalone-variables.ts, drop the Bun branches of runtime-tests/slow-readers.test.ts and the Bun sentence of docs/contract.md's 'Clients that do not read'; should Bun stop cutting stalled answers at the idle timeout instead, the standalone Bun server has no bound on them: work around it",
   },
+  'bun-stream-drops-content-length': {
+    runtime: 'Bun',
+    seenOn: '1.4.5',
+    upstream: 'https://github.com/oven-sh/bun/issues/10507 (Bun.serve sends a ReadableStream body chunked and drops the Content-Length given)',
+    deletionSet:
+      "nothing: give the paced docs files their Content-Length instead (packages/server/src/bun/paced-body.ts, with the adapter's SharedBody hook), and drop the chunked sentences of pacedBody's comment and of docs/contract.md's HEAD rule and 'Clients that do not read'",
+  },
   'deno-serve-no-timeouts': {
     runtime: 'Deno',
     seenOn: '2.9.6',
@@ -271,6 +278,15 @@ describe('runtime quirks the server works around are still there (packages/serve
       const second = watch(server.baseUrl, request, 6_000);
       const closes = (await Promise.all([first, second])).map((result) => result.closedAfterMs ?? Infinity);
       expect(Math.min(...closes), gone('bun-idle-timer-wheel', version)).toBeLessThan(3_500);
+    });
+
+    it('bun-stream-drops-content-length: a stream body with its Content-Length given is sent chunked, without it', async () => {
+      const { received } = await watch(server.baseUrl, 'GET /streamed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
+      const head = received.split('\r\n\r\n')[0]!.toLowerCase().split('\r\n');
+      const framing = { chunked: head.includes('transfer-encoding: chunked'), declared: head.includes('content-length: 2') };
+      // Answered at all: a server gone or refusing would pass the check below for the wrong reason.
+      expect(head[0]).toBe('http/1.1 200 ok');
+      expect(framing, gone('bun-stream-drops-content-length', version)).toEqual({ chunked: true, declared: false });
     });
 
     it(

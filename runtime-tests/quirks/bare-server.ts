@@ -1,7 +1,7 @@
 // Runs on bare Bun or bare Deno, with no Plant Store code, for runtime-tests/quirks.test.ts: the runtime's own
 // Fetch server (Bun.serve, Deno.serve) with a handler that reads the whole body, so that a canary sees what
 // the runtime does by itself with a request that stalls, a connection left idle, or requests pipelined behind
-// an answer still pending, or a large answer its client never reads.
+// an answer still pending, a large answer its client never reads, or a stream of a declared length.
 interface Runtimes {
   readonly Bun?: {
     readonly env: Record<string, string | undefined>;
@@ -17,11 +17,28 @@ const { Bun, Deno } = globalThis as unknown as Runtimes;
 // One shared body far larger than the kernel's buffers take on loopback, for a client that never reads.
 const LARGE = new Blob([new Uint8Array(16 * 1024 * 1024)]);
 // `/later` answers one timer turn after the body is read, as a handler waiting on a store does; `/large`
-// answers 16 MiB, so that the runtime, not the kernel, holds most of an answer its client does not read.
+// answers 16 MiB, so that the runtime, not the kernel, holds most of an answer its client does not read;
+// `/streamed` answers two bytes as a stream with their Content-Length given, as a paced docs file is.
+// Each byte pulled a timer turn later, as the paced slices are (a stream whose bytes are all there at once, Bun
+// sends with their length).
+function twoBytes(): ReadableStream<Uint8Array> {
+  const bytes = [104, 105];
+  return new ReadableStream(
+    {
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        controller.enqueue(new Uint8Array([bytes.shift()!]));
+        if (bytes.length === 0) controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 const handler = async (request: Request) => {
   const read = (await request.text()).length;
   const { pathname } = new URL(request.url);
   if (pathname === '/large') return new Response(LARGE);
+  if (pathname === '/streamed') return new Response(twoBytes(), { headers: { 'content-length': '2' } });
   if (pathname === '/later') await new Promise((resolve) => setTimeout(resolve, 0));
   return new Response(`read ${read}`);
 };

@@ -94,11 +94,17 @@ export type OnRequestId = (request: Request, requestId: string, traceId: string 
  *
  * @param onRequestId Called before the handler's promise settles, so whoever
  *   awaits it finds the id recorded.
+ * @param sharedBody What a docs file's shared bytes are answered as (not
+ *   with a `Response` option, whose class is given the bytes).
  * @example
  * const ids = new WeakMap<Request, string>();
  * const fetch = createFetchHandlerWithIds({ store, authenticate, requestId: true }, (request, id) => ids.set(request, id));
  */
-export function createFetchHandlerWithIds(options: FetchHandlerOptions, onRequestId: OnRequestId | undefined): FetchHandler {
+export function createFetchHandlerWithIds(
+  options: FetchHandlerOptions,
+  onRequestId: OnRequestId | undefined,
+  sharedBody: SharedBody = sharedBlob,
+): FetchHandler {
   const { mountPath: givenMountPath, Response: Answer = Response, ...coreOptions } = options;
   const mountPath = mountPathOption('createFetchHandler', givenMountPath);
   if (typeof Answer !== 'function') throw new TypeError('createFetchHandler: `Response` must be a Response class');
@@ -113,7 +119,7 @@ export function createFetchHandlerWithIds(options: FetchHandlerOptions, onReques
     const discarding = plantRequest.discarding;
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     const bytes = response.bytes;
-    const body = bytes === undefined ? response.body : own ? bytes : sharedBlob(bytes);
+    const body = bytes === undefined ? response.body : own ? bytes : sharedBody(bytes);
     return new Answer(body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };
   return function plantStoreFetchHandler(request, context) {
@@ -139,13 +145,21 @@ function copy(headers: Readonly<Record<string, string>>): Record<string, string>
   return copied;
 }
 
+/**
+ * What a shared body (a docs file's bytes, answered to every client that
+ * asks) is handed to the runtime as: by default {@link sharedBlob}. The
+ * standalone Bun server hands large ones over a slice a turn.
+ */
+export type SharedBody = (bytes: Uint8Array<ArrayBuffer>) => BodyInit;
+
 // One Blob per shared body (the docs files). A Response copies the bytes of a
 // Uint8Array body (Fetch's "extract a body"), but shares a Blob's, which is
 // immutable: 1,000 clients that never read a 1.7 MB file then cost Bun 6 MiB,
 // not 200 (runtime-tests/slow-readers.test.ts).
 const BLOBS = new WeakMap<Uint8Array, Blob>();
 
-function sharedBlob(bytes: Uint8Array<ArrayBuffer>): Blob {
+/** The one Blob of a shared body, made on its first answer and kept as long as the bytes. */
+export function sharedBlob(bytes: Uint8Array<ArrayBuffer>): Blob {
   let blob = BLOBS.get(bytes);
   if (blob === undefined) BLOBS.set(bytes, (blob = new Blob([bytes])));
   return blob;

@@ -3,6 +3,6 @@
 // It exists so that the server's access log reads a URL as the adapter does without a copy of these lines,
 // and learns the request id the core chose for each answer.
 export { pathAndQuery } from './fetch-plant-request.ts';
-export { createFetchHandlerWithIds } from './create-fetch-handler.ts';
+export { createFetchHandlerWithIds, sharedBlob } from './create-fetch-handler.ts';
 
-export type { OnRequestId } from './create-fetch-handler.ts';
+export type { OnRequestId, SharedBody } from './create-fetch-handler.ts';

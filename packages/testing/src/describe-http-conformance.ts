@@ -54,12 +54,14 @@ const PER_ANSWER_HEADERS = new Set(['date', 'connection', 'keep-alive']);
 /**
  * Checks that `head`, the answer to HEAD, is `get`, the answer to GET on the
  * same path, without its body (RFC 9110 §9.3.2): the same status and the same
- * headers, `Content-Length` included, so it is the length of GET's body.
+ * headers, `Content-Length` included, so it is the length of GET's body (or
+ * `Transfer-Encoding: chunked` on both, where GET's body is sent chunked).
  */
 function expectSameHead(get: RawResponse, head: RawResponse): void {
   const comparable = (response: RawResponse) => Object.fromEntries(Object.entries(response.headers).filter(([name]) => !PER_ANSWER_HEADERS.has(name)));
   expect({ status: head.status, body: head.body, headers: comparable(head) }).toEqual({ status: get.status, body: '', headers: comparable(get) });
-  expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
+  // Framed alike: GET's length declared, or both chunked (the standalone Bun server sends its large docs files so).
+  if (get.headers['transfer-encoding'] === undefined) expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
 }
 
 let nextId = BigInt(Date.now()) * 1000n;

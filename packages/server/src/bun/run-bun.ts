@@ -6,6 +6,7 @@ import { createStandalone } from '../fetch/create-standalone.ts';
 import { explainListenError } from '../common/_explain-listen-error.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import { openServed } from '../launcher/_open-served.ts';
+import { pacedBody } from './paced-body.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
 import { writeLogRecords } from '../common/_format-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
@@ -68,6 +69,7 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       batchLines((text) => console.log(text)),
       () => served.options,
       config,
+      pacedBody,
     );
     const guarded = withRequestDeadline(fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
     // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.

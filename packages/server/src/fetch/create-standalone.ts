@@ -1,6 +1,6 @@
 // Runs on Bun (the standalone Bun launcher) and on workerd (the Worker): a standalone Fetch handler.
-import { createFetchHandler, type FetchHandler } from '@plant-store/adapter-fetch';
-import { createFetchHandlerWithIds, pathAndQuery } from '@plant-store/adapter-fetch/internal';
+import type { FetchHandler } from '@plant-store/adapter-fetch';
+import { createFetchHandlerWithIds, pathAndQuery, type SharedBody } from '@plant-store/adapter-fetch/internal';
 import { parseTraceparent } from '@plant-store/core';
 import type { BuildOptions } from '../common/build-options.ts';
 import { formatAccessLog } from '../common/format-access-log.ts';
@@ -21,25 +21,31 @@ export interface Standalone {
  * @param log Receives one access-log line per request (the answers of a request deadline and of draining included).
  * @param build What to serve, given the settings.
  * @param config The settings, when the caller has read them already.
+ * @param sharedBody What the docs files' shared bytes are answered as, when not the adapter's one Blob each (Bun: large ones paced).
  */
 export function createStandalone(
   env: StandaloneEnv,
   log: (line: string) => void,
   build: BuildOptions,
   config: StandaloneConfig = readStandaloneConfig(env),
+  sharedBody?: SharedBody,
 ): Standalone {
   const options = standaloneHandlerOptions(config, build(config, env));
   // Access-log lines are written at level info.
-  if (!config.accessLog) return { config, fetch: createFetchHandler(options) };
+  if (!config.accessLog) return { config, fetch: createFetchHandlerWithIds(options, undefined, sharedBody) };
   const traced = config.logFormat === 'json';
   // The handler tells the id the core chose for each answer, keyed by the request, which the log below
   // holds until it writes the line.
   const requestIds = new WeakMap<Request, string>();
   const traceIds = new WeakMap<Request, string>();
-  const handler = createFetchHandlerWithIds(options, (request, requestId, traceId) => {
-    requestIds.set(request, requestId);
-    if (traceId !== undefined) traceIds.set(request, traceId);
-  });
+  const handler = createFetchHandlerWithIds(
+    options,
+    (request, requestId, traceId) => {
+      requestIds.set(request, requestId);
+      if (traceId !== undefined) traceIds.set(request, traceId);
+    },
+    sharedBody,
+  );
   const format = formatAccessLog(config.logFormat);
   return {
     config,

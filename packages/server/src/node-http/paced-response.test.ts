@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { rawExchange } from '@plant-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PacedResponse, SLICE_BYTES, TURN_BUDGET_BYTES } from './paced-response.ts';
+import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
+import { PacedResponse } from './paced-response.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,10 +1,6 @@
 // Runs on Node, in the servers serveNodeHttp runs there (serve() and the workerd front): large bodies written a slice a turn.
 import { ServerResponse, type IncomingMessage } from 'node:http';
-
-/** Bodies larger than this are written a slice at a time; smaller ones whole, at once. */
-export const SLICE_BYTES = 64 * 1024;
-/** Most bytes of large bodies written per turn of the event loop, every connection together. */
-export const TURN_BUDGET_BYTES = 256 * 1024;
+import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
 
 interface Pending {
   readonly res: PacedResponse;
