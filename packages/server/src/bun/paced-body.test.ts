@@ -1,7 +1,7 @@
 // Runs under vitest on Node: pacedBody uses only web streams and setImmediate, which Node has as Bun does
 // (what Bun.serve does with the stream is runtime-tests' part: conformance and latency/slow-readers-latency).
 import { describe, expect, it } from 'vitest';
-import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
+import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-slice.ts';
 import { pacedBody } from './paced-body.ts';
 
 function bytesOf(length: number, seed: number): Uint8Array<ArrayBuffer> {

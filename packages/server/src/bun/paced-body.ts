@@ -1,30 +1,6 @@
 // Runs on Bun (the standalone Bun server): a large shared body handed to Bun.serve a slice a turn.
 import { sharedBlob } from '@plant-store/adapter-fetch/internal';
-import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
-
-/** Pulls waiting for their slice, in the order they asked: each gets one when a turn has budget left. */
-const waiting: (() => void)[] = [];
-let scheduled = false;
-
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  // After the poll phase: the requests that came in this turn are handled before the next slices.
-  setImmediate(pump);
-}
-
-function pump(): void {
-  scheduled = false;
-  for (let budget = TURN_BUDGET_BYTES; budget > 0 && waiting.length > 0; budget -= SLICE_BYTES) waiting.shift()!();
-  if (waiting.length > 0) schedule();
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    schedule();
-  });
-}
+import { paceSlice, SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-slice.ts';
 
 /**
  * A docs file's shared bytes as the standalone Bun server answers them: up
@@ -39,11 +15,12 @@ function nextTurn(): Promise<void> {
  * runtime-tests/latency, slow-readers-latency), and a create waiting behind
  * them waited as long; the overload gate, seeing the event loop that late,
  * then refused the next creates with 503 (1503). Paced, the longest create
- * took 12 to 20 ms. The Node server paces the same way (node-http/paced-response.ts).
+ * took 16 to 25 ms. The Node server paces its large answers through the same
+ * paceSlice.
  *
  * Bun 1.4.5 sends a stream body chunked, dropping the Content-Length given
  * (oven-sh/bun#10507; bun/QUIRKS.md, bun-stream-drops-content-length), so on
- * Bun these files arrive chunked; their HEAD answers still declare the length.
+ * Bun these files arrive chunked, and their HEAD answers say so too.
  */
 export function pacedBody(bytes: Uint8Array<ArrayBuffer>): BodyInit {
   if (bytes.byteLength <= SLICE_BYTES) return sharedBlob(bytes);
@@ -51,14 +28,19 @@ export function pacedBody(bytes: Uint8Array<ArrayBuffer>): BodyInit {
   let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        await nextTurn();
-        // The client went away while this pull waited for its turn.
-        if (cancelled) return;
-        const end = Math.min(offset + SLICE_BYTES, bytes.byteLength);
-        controller.enqueue(bytes.subarray(offset, end));
-        offset = end;
-        if (end === bytes.byteLength) controller.close();
+      pull(controller) {
+        return new Promise<void>((resolve) =>
+          paceSlice(() => {
+            resolve();
+            // The client went away while this pull waited for its turn.
+            if (cancelled) return 0;
+            const start = offset;
+            offset = Math.min(start + SLICE_BYTES, bytes.byteLength);
+            controller.enqueue(bytes.subarray(start, offset));
+            if (offset === bytes.byteLength) controller.close();
+            return offset - start;
+          }),
+        );
       },
       cancel() {
         cancelled = true;

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { rawExchange } from '@plant-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
+import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-slice.ts';
 import { PacedResponse } from './paced-response.ts';
 
 const servers: Server[] = [];

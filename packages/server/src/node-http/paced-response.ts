@@ -1,54 +1,32 @@
 // Runs on Node, in the servers serveNodeHttp runs there (serve() and the workerd front): large bodies written a slice a turn.
 import { ServerResponse, type IncomingMessage } from 'node:http';
-import { SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-budget.ts';
+import { paceSlice, SLICE_BYTES, TURN_BUDGET_BYTES } from '../common/pace-slice.ts';
 
-interface Pending {
-  readonly res: PacedResponse;
-  readonly bytes: Uint8Array;
-  offset: number;
-}
-
-const pending: Pending[] = [];
-let scheduled = false;
-
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  // After the poll phase: the requests that came in this turn are handled before the next slices.
-  setImmediate(pump);
-}
-
-/** Writes up to TURN_BUDGET_BYTES of the waiting bodies, a slice each in turn; what a full socket waits for is its 'drain'. */
-function pump(): void {
-  scheduled = false;
-  let budget = TURN_BUDGET_BYTES;
-  for (let n = pending.length; budget > 0 && n > 0; n--) {
-    const each = pending.shift()!;
-    const { res, bytes } = each;
-    if (res.destroyed || res.writableEnded) continue;
+/** Writes `bytes` to `res` a slice a turn (paceSlice); what a full socket waits for is its 'drain'. */
+function paceBody(res: PacedResponse, bytes: Uint8Array): void {
+  let offset = 0;
+  const slice = (): number => {
+    if (res.destroyed || res.writableEnded) return 0;
     if (res.writableNeedDrain) {
-      res.once('drain', () => {
-        pending.push(each);
-        schedule();
-      });
-      continue;
+      res.once('drain', () => paceSlice(slice));
+      return 0;
     }
-    const end = Math.min(each.offset + SLICE_BYTES, bytes.byteLength);
-    const slice = bytes.subarray(each.offset, end);
-    each.offset = end;
-    budget -= slice.byteLength;
+    const end = Math.min(offset + SLICE_BYTES, bytes.byteLength);
+    const chunk = bytes.subarray(offset, end);
+    offset = end;
     try {
-      if (end === bytes.byteLength) res.endWhole(slice);
+      if (end === bytes.byteLength) res.endWhole(chunk);
       else {
-        res.write(slice);
-        pending.push(each);
+        res.write(chunk);
+        paceSlice(slice);
       }
     } catch (error) {
-      // One broken answer must not strand the others waiting here.
+      // One broken answer must not strand the others waiting for their slices.
       res.destroy(error as Error);
     }
-  }
-  if (pending.length > 0) schedule();
+    return chunk.byteLength;
+  };
+  paceSlice(slice);
 }
 
 /**
@@ -89,8 +67,7 @@ export class PacedResponse<Request extends IncomingMessage = IncomingMessage> ex
       // Node sends no body to HEAD.
       this.req.method !== 'HEAD'
     ) {
-      pending.push({ res: this, bytes: chunk, offset: 0 });
-      schedule();
+      paceBody(this, chunk);
       return this;
     }
     return super.end(chunk as never, encoding as never, callback as never);
