@@ -1,8 +1,11 @@
 // Runs in the test process (Node): the production standalone servers of Node, Bun and Deno with an
 // OpenTelemetry SDK registered before them (node --import, bun and deno --preload of
-// packages/server/test/fixtures/register-tracing.mjs), as docs/operations.md ("Traces") says
-// to: a create carrying a traceparent is traced in a server span under the caller's span and a
-// store span under it, and its JSON access-log line names the same trace.
+// runtime-tests/tracing/sdk2/register.mjs or sdk3/register.mjs), as docs/operations.md ("Traces")
+// says to, once with each SDK major: a create carrying a traceparent is traced in a server span
+// under the caller's span and a store span under it, and its JSON access-log line names the same
+// trace. The server imports the @opentelemetry/api it has installed (1.9 here); SDK 3 registers
+// through the 1.10 its project installs, so its runs also prove that the server sees a provider
+// registered by a newer API minor.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +14,32 @@ import { describe, expect, it } from 'vitest';
 import { runtime, spawnServer, temporaryDirectories, type Runtime } from './runtimes.ts';
 import { until } from './support/until.ts';
 
-const SETUP = fileURLToPath(new URL('../packages/server/test/fixtures/register-tracing.mjs', import.meta.url));
+/** Each SDK major's register module, in the workspace project that installs that major, and the major's number. */
+const SETUP = {
+  'SDK 2': { module: fileURLToPath(new URL('tracing/sdk2/register.mjs', import.meta.url)), major: '2' },
+  'SDK 3': { module: fileURLToPath(new URL('tracing/sdk3/register.mjs', import.meta.url)), major: '3' },
+} as const;
+type Sdk = keyof typeof SETUP;
+
+/** The version of `@opentelemetry/api` that the workspace project at `project` (relative to this file) installs. */
+function apiVersion(project: string): string {
+  const file = fileURLToPath(new URL(`${project}/node_modules/@opentelemetry/api/package.json`, import.meta.url));
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+// SDK 2 on the oldest Node line and on Bun and Deno; SDK 3 (Node 22.15 or later) on every Node
+// line and on Bun and Deno, where it runs too.
+const CASES: readonly (readonly [string, Sdk])[] = [
+  ['Node 22', 'SDK 2'],
+  ['Bun', 'SDK 2'],
+  ['Deno', 'SDK 2'],
+  ['Node 22', 'SDK 3'],
+  ['Node 24', 'SDK 3'],
+  ['Node 26', 'SDK 3'],
+  ['Bun', 'SDK 3'],
+  ['Deno', 'SDK 3'],
+];
+
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const directory = temporaryDirectories('plant-store-traces-');
@@ -23,21 +51,30 @@ interface ExportedSpan {
   readonly spanId: string;
   readonly parentSpanId: string | null;
   readonly attributes: Record<string, unknown>;
+  /** The resource's `telemetry.sdk.version`: which SDK made the span. */
+  readonly sdkVersion: string;
 }
 
-/** `target` started with the SDK registered first: Node's `--import`, Bun's and Deno's `--preload` (Deno also let write the spans). */
-function traced(target: Runtime, spansFile: string): Runtime {
+/** `target` started with `setup` loaded first: Node's `--import`, Bun's and Deno's `--preload` (Deno also let write the spans). */
+function traced(target: Runtime, setup: string, spansFile: string): Runtime {
   if (target.name === 'Deno') {
     const [run, ...rest] = target.production;
-    return { ...target, production: [run!, '--preload', SETUP, `--allow-write=${spansFile}`, ...rest] };
+    return { ...target, production: [run!, '--preload', setup, `--allow-write=${spansFile}`, ...rest] };
   }
-  return { ...target, production: [target.name === 'Bun' ? '--preload' : '--import', SETUP, ...target.production] };
+  return { ...target, production: [target.name === 'Bun' ? '--preload' : '--import', setup, ...target.production] };
 }
 
-describe.each(['Node 22', 'Bun', 'Deno'])('%s standalone with an OpenTelemetry SDK registered', (name) => {
+it("runs the server on an older @opentelemetry/api minor than SDK 3's, so that the SDK 3 runs prove a newer minor's provider is seen", () => {
+  // The API's global registration accepts a reader of the same or an older minor than the one
+  // that registered; a newer reader sees nothing (a 1.10 API does not read what 1.9 registered).
+  const minor = (version: string) => Number(version.split('.')[1]);
+  expect(minor(apiVersion('../packages/server'))).toBeLessThan(minor(apiVersion('tracing/sdk3')));
+});
+
+describe.each(CASES)('%s standalone with the OpenTelemetry %s registered', (name, sdk) => {
   it('traces a create under the caller and logs the same trace id; never the token', async () => {
     const spansFile = join(directory(), 'spans.jsonl');
-    const server = await spawnServer(traced(runtime(name), spansFile), 'working', {
+    const server = await spawnServer(traced(runtime(name), SETUP[sdk].module, spansFile), 'working', {
       OTEL_TEST_SPANS_FILE: spansFile,
       PLANT_STORE_ACCESS_LOG: 'on',
       PLANT_STORE_LOG_FORMAT: 'json',
@@ -61,8 +98,9 @@ describe.each(['Node 22', 'Bun', 'Deno'])('%s standalone with an OpenTelemetry S
               .filter((line) => line !== '')
               .map((line) => JSON.parse(line) as ExportedSpan)
           : [];
-      await until(() => read().filter((span) => span.traceId === TRACE_ID).length === 2, 10_000, `${name}: two spans of the trace exported`);
-      await until(() => server.output().includes('"requestId":"traced-create"'), 10_000, `${name}: the access-log line`);
+      const what = `${name} with ${sdk}`;
+      await until(() => read().filter((span) => span.traceId === TRACE_ID).length === 2, 10_000, `${what}: two spans of the trace exported`);
+      await until(() => server.output().includes('"requestId":"traced-create"'), 10_000, `${what}: the access-log line`);
       const spans = read().filter((span) => span.traceId === TRACE_ID);
       const serverSpan = spans.find((span) => span.name === 'POST /plants');
       const storeSpan = spans.find((span) => span.name === 'plant_store insert_if_absent');
@@ -70,12 +108,14 @@ describe.each(['Node 22', 'Bun', 'Deno'])('%s standalone with an OpenTelemetry S
       expect(serverSpan).toMatchObject({ kind: 1, parentSpanId: CALLER_SPAN });
       expect(serverSpan!.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/plants', 'http.response.status_code': 200 });
       expect(storeSpan).toMatchObject({ kind: 0, parentSpanId: serverSpan!.spanId });
+      for (const span of spans) expect(span.sdkVersion.split('.')[0], `${span.name}: made by ${sdk}`).toBe(SETUP[sdk].major);
       expect(readFileSync(spansFile, 'utf8')).not.toContain(CONFORMANCE_TOKEN);
       const line = server
         .output()
         .split('\n')
         .find((text) => text.includes('"requestId":"traced-create"'));
       expect(JSON.parse(line!)).toMatchObject({ traceId: TRACE_ID, status: 200 });
+      expect(server.output()).not.toContain(CONFORMANCE_TOKEN);
     } finally {
       await server.close();
     }
