@@ -6,12 +6,12 @@
 // trace. The server imports the @opentelemetry/api it has installed (1.9 here); SDK 3 registers
 // through the 1.10 its project installs, so its runs also prove that the server sees a provider
 // registered by a newer API minor.
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
-import { runtime, spawnServer, temporaryDirectories, type Runtime } from './runtimes.ts';
+import { runtime, spawnServer, temporaryDirectories, type Runtime, type SpawnedServer } from './runtimes.ts';
 import { until } from './support/until.ts';
 
 /** Each SDK major's register module, in the workspace project that installs that major, and the major's number. */
@@ -55,13 +55,28 @@ interface ExportedSpan {
   readonly sdkVersion: string;
 }
 
-/** `target` started with `setup` loaded first: Node's `--import`, Bun's and Deno's `--preload` (Deno also let write the spans). */
-function traced(target: Runtime, setup: string, spansFile: string): Runtime {
+/** `target` started with `setup` loaded first: Node's `--import`, Bun's and Deno's `--preload` (Deno also let write `spansFile`). */
+function traced(target: Runtime, setup: string, spansFile?: string): Runtime {
   if (target.name === 'Deno') {
     const [run, ...rest] = target.production;
-    return { ...target, production: [run!, '--preload', setup, `--allow-write=${spansFile}`, ...rest] };
+    return { ...target, production: [run!, '--preload', setup, ...(spansFile === undefined ? [] : [`--allow-write=${spansFile}`]), ...rest] };
   }
   return { ...target, production: [target.name === 'Bun' ? '--preload' : '--import', setup, ...target.production] };
+}
+
+/** Creates plant 1 on `server` under the caller's span `CALLER_SPAN` of trace `TRACE_ID`, with the request id `traced-create`. */
+async function tracedCreate(server: SpawnedServer): Promise<void> {
+  const created = await send(server.baseUrl, {
+    path: '/plants',
+    headers: {
+      authorization: `Bearer ${CONFORMANCE_TOKEN}`,
+      'content-type': 'application/json',
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+      'x-request-id': 'traced-create',
+    },
+    body: '{"id":1,"name":"Fern"}',
+  });
+  expect(created.status).toBe(200);
 }
 
 it("runs the server on an older @opentelemetry/api minor than SDK 3's, so that the SDK 3 runs prove a newer minor's provider is seen", () => {
@@ -80,17 +95,7 @@ describe.each(CASES)('%s standalone with the OpenTelemetry %s registered', (name
       PLANT_STORE_LOG_FORMAT: 'json',
     });
     try {
-      const created = await send(server.baseUrl, {
-        path: '/plants',
-        headers: {
-          authorization: `Bearer ${CONFORMANCE_TOKEN}`,
-          'content-type': 'application/json',
-          traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
-          'x-request-id': 'traced-create',
-        },
-        body: '{"id":1,"name":"Fern"}',
-      });
-      expect(created.status).toBe(200);
+      await tracedCreate(server);
       const read = (): ExportedSpan[] =>
         existsSync(spansFile)
           ? readFileSync(spansFile, 'utf8')
@@ -120,4 +125,35 @@ describe.each(CASES)('%s standalone with the OpenTelemetry %s registered', (name
       await server.close();
     }
   });
+});
+
+it("Node 24 runs the documented SDK 3 setup (docs/snippets/tracing-sdk3.mjs) as pasted: its console exporter prints the create's spans under the caller", async () => {
+  // As an operator's install lays it out: tracing.mjs beside a node_modules that holds the API
+  // and SDK 3 (here, the SDK 3 project's).
+  const project = directory();
+  const setup = join(project, 'tracing.mjs');
+  copyFileSync(fileURLToPath(new URL('../docs/snippets/tracing-sdk3.mjs', import.meta.url)), setup);
+  symlinkSync(fileURLToPath(new URL('tracing/sdk3/node_modules', import.meta.url)), join(project, 'node_modules'), 'dir');
+  const server = await spawnServer(traced(runtime('Node 24'), setup), 'working');
+  try {
+    await tracedCreate(server);
+    // The batch processor exports every 5 s; the console exporter prints each span as an object
+    // literal, from a `{` alone on its line.
+    const printed = () => server.output().split(/^(?=\{$)/m);
+    const named = (name: string) => printed().find((block) => block.includes(`name: '${name}'`));
+    await until(
+      () => named('POST /plants') !== undefined && named('plant_store insert_if_absent') !== undefined,
+      15_000,
+      'the documented setup: both spans printed',
+    );
+    const parentOf = (block: string) => /parentSpanContext: \{[^}]*spanId: '([0-9a-f]{16})'/.exec(block)?.[1];
+    const serverSpan = named('POST /plants')!;
+    expect(serverSpan).toContain(`traceId: '${TRACE_ID}'`);
+    expect(serverSpan).toContain("'telemetry.sdk.version': '3.");
+    expect(parentOf(serverSpan)).toBe(CALLER_SPAN);
+    expect(parentOf(named('plant_store insert_if_absent')!)).toBe(/\bid: '([0-9a-f]{16})'/.exec(serverSpan)?.[1]);
+    expect(server.output()).not.toContain(CONFORMANCE_TOKEN);
+  } finally {
+    await server.close();
+  }
 });
