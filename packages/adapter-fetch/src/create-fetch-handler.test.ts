@@ -1,28 +1,72 @@
+// Runs on Node under vitest: the node:http bridge through the oldest and the newest @whatwg-node/server the peer range
+// allows, then the handler itself, runtime-neutral.
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { staticTokens } from '@plant-store/core';
-import { conformanceOptions, describeHttpConformance } from '@plant-store/testing';
+import { CONFORMANCE_TOKEN, conformanceOptions, describeHttpConformance, parseResponses, rawExchange } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
+import * as newest from '@whatwg-node/server';
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler, createFetchHandlerWithIds } from './create-fetch-handler.ts';
+import { createFetchHandler, createFetchHandlerWithIds, type FetchHandlerOptions } from './create-fetch-handler.ts';
 import { createNodeServerAdapter } from './create-node-server-adapter.ts';
+import { bridgeFetchHandler } from './node-bridge.ts';
 
-describeHttpConformance({
-  name: 'adapter-fetch through @whatwg-node/server on node:http',
-  unmatched: 'not-found',
-  async start(scenario) {
-    const server = createServer(createNodeServerAdapter({ ...conformanceOptions(scenario, createMemoryStore()), onError: () => {} }));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      baseUrl: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
-  },
+const require = createRequire(import.meta.url);
+/** The newest and the oldest @whatwg-node/server the peer range allows (package.json), as installed for the tests. */
+const BRIDGES = await Promise.all(
+  ['@whatwg-node/server', 'whatwg-node-server-oldest'].map(async (specifier) => ({
+    version: (require(`${specifier}/package.json`) as { version: string }).version,
+    whatwg: (await import(specifier)) as typeof newest,
+  })),
+);
+
+async function listen(whatwg: typeof newest, options: FetchHandlerOptions) {
+  const server = createServer(bridgeFetchHandler(whatwg, options));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+for (const { version, whatwg } of BRIDGES) {
+  describeHttpConformance({
+    name: `adapter-fetch through @whatwg-node/server ${version} on node:http`,
+    unmatched: 'not-found',
+    start: (scenario) => listen(whatwg, { ...conformanceOptions(scenario, createMemoryStore()), onError: () => {} }),
+  });
+}
+
+describe.each(BRIDGES)('the node:http bridge on @whatwg-node/server $version', ({ whatwg }) => {
+  it('keeps a connection serving after answering 401 to a 4 MiB body it never read', async () => {
+    const server = await listen(whatwg, { store: createMemoryStore(), authenticate: staticTokens([CONFORMANCE_TOKEN]) });
+    try {
+      const request = (token: string, body: string) =>
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const unread = `{"id":1,"name":"${'x'.repeat(4 << 20)}"}`;
+      const result = await rawExchange(server.baseUrl, [request('nope', unread), request(CONFORMANCE_TOKEN, '{"id":2,"name":"Fern"}')], 10_000, { answers: 2 });
+      expect(parseResponses(result.received).map(({ status, body }) => [status, body])).toEqual([
+        [401, '{"error":1101,"message":"authorization: the token was rejected"}'],
+        [200, '{"name":"Fern"}'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('createNodeServerAdapter', () => {
+  it("answers in the installed @whatwg-node/server's own Response, which that bridge writes without a stream", async () => {
+    const adapter = createNodeServerAdapter({ store: createMemoryStore(), authenticate: staticTokens(['t']) });
+    const answer = await adapter.fetch('http://127.0.0.1/openapi.json');
+    expect([answer.status, answer instanceof newest.Response, answer instanceof BRIDGES[1]!.whatwg.Response]).toEqual([200, true, false]);
+  });
 });
 
 describe("createFetchHandler's second argument: whatever the host passes beside the request", () => {

@@ -1,5 +1,7 @@
+// Runs on Node, with @whatwg-node/server 0.11 to 0.13 (0.13 needs Node 22.15 or later): the public node:http bridge.
 import { createServerAdapter, Response, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
-import { createFetchHandler, type FetchHandlerOptions } from './create-fetch-handler.ts';
+import type { FetchHandlerOptions } from './create-fetch-handler.ts';
+import { bridgeFetchHandler } from './node-bridge.ts';
 
 /** What {@link createNodeServerAdapter} returns: a `@whatwg-node/server` adapter. */
 export type NodeServerAdapter = ServerAdapter<object, ServerAdapterBaseObject<object>>;
@@ -15,8 +17,5 @@ export type NodeServerAdapter = ServerAdapter<object, ServerAdapterBaseObject<ob
  * createServer(createNodeServerAdapter({ store, authenticate })).listen(8080);
  */
 export function createNodeServerAdapter(options: FetchHandlerOptions): NodeServerAdapter {
-  // Answers in the bridge's own Response, which it writes without a stream: over twice the throughput of the global one.
-  const handler = createFetchHandler({ ...options, Response: options.Response ?? Response });
-  // The adapter's second argument is its server context, not a Worker's.
-  return createServerAdapter((request: Request) => handler(request));
+  return bridgeFetchHandler<NodeServerAdapter>({ createServerAdapter, Response }, options);
 }
