@@ -1,5 +1,9 @@
+// Runs in vitest on Node 24: every standalone runtime (own processes) and the library mounts in this process, the
+// Fetch adapter on node:http through the newest and the oldest @whatwg-node/server its peer range allows.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { bridgeFetchHandler } from '@plant-store/adapter-fetch/internal';
 import { createNodeServerAdapter } from '@plant-store/adapter-fetch/node';
 import { createNodeHandler } from '@plant-store/adapter-node';
 import { PROTOCOL_ERRORS, type ProtocolErrorKind } from '@plant-store/core';
@@ -45,6 +49,11 @@ function libraryOptions(scenario: ConformanceScenario) {
       : {};
   return { ...conformanceOptions(scenario, createMemoryStore()), ...standalone, onError: () => {} };
 }
+/** The version of the @whatwg-node/server installed as `specifier`. */
+function whatwgVersion(specifier: string): string {
+  return (createRequire(import.meta.url)(`${specifier}/package.json`) as { version: string }).version;
+}
+
 const TARGETS: readonly Target[] = [
   ...RUNTIMES.map((runtime): Target => ({ name: `${runtime.name} standalone`, start: (scenario) => spawnServer(runtime, scenario) })),
   {
@@ -63,9 +72,14 @@ const TARGETS: readonly Target[] = [
       return listen(createServer(app), '/api');
     },
   },
+  // The newest @whatwg-node/server the peer range allows, through the public entry, and the oldest, through the same bridge.
   {
-    name: 'adapter-fetch via @whatwg-node/server',
+    name: `adapter-fetch via @whatwg-node/server ${whatwgVersion('@whatwg-node/server')}`,
     start: (scenario) => listen(createServer(createNodeServerAdapter(libraryOptions(scenario)))),
+  },
+  {
+    name: `adapter-fetch via @whatwg-node/server ${whatwgVersion('whatwg-node-server-oldest')}`,
+    start: async (scenario) => listen(createServer(bridgeFetchHandler(await import('whatwg-node-server-oldest'), libraryOptions(scenario)))),
   },
 ];
 
