@@ -11,7 +11,7 @@ import { until } from './support/until.ts';
 
 const AUDIENCE = 'https://plants.example.com';
 const SCOPE = 'plants:write';
-const RUNTIMES = ['Node 20', 'Bun', 'Deno', 'workerd'];
+const RUNTIMES = ['Node 26', 'Bun', 'Deno', 'workerd'];
 const FORGED_KIDS = 1000;
 const directory = temporaryDirectories('plant-store-jwt-');
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 // @plant-store/client against the standalone server on every runtime, the
-// client itself run on Node 20, 22, 24, Bun and Deno, and its retries under
+// client itself run on Node 22, 24, 26, Bun and Deno, and its retries under
 // real faults: an answer cut off after the store kept the plant, a server
 // killed with SIGKILL mid-request and started again on its durable store, and
 // a PostgreSQL server frozen with SIGSTOP until the store answers 503; and, on
@@ -293,9 +293,9 @@ describe('the client on other runtimes', () => {
 
   // Each server runtime gets the int64 edges from a client on another runtime, and each client runtime sends them.
   const pairs: [client: string, server: string][] = [
-    ['Deno', 'Node 20'],
+    ['Deno', 'Node 26'],
     ['Bun', 'Node 22'],
-    ['Node 20', 'Node 24'],
+    ['Node 26', 'Node 24'],
     ['Node 22', 'Bun'],
     ['Node 24', 'Deno'],
     ['workerd', 'workerd'],
@@ -308,7 +308,7 @@ describe('the client on other runtimes', () => {
       const report = await runChecks(client, target.baseUrl, label);
       const plant = (id: bigint) => ({ name: edgeName(label, id), tag: 'edge' });
       expect(report).toEqual({
-        serializer: client === 'Node 20' ? 'lossless-json' : 'rawJSON',
+        serializer: 'rawJSON',
         created: EDGE_IDS.map(plant),
         replayed: EDGE_IDS.map(plant),
         conflicts: EDGE_IDS.map(() => ({ code: ErrorCode.Conflict, status: 409 })),
@@ -452,7 +452,7 @@ describe('the client on every runtime against a service that redirects, lies and
 
   const runHostileChecks = (client: string, baseUrl: string) => runClientBundle(client, bundles, baseUrl);
 
-  it.concurrent.for(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])(
+  it.concurrent.for(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd'])(
     'client on %s: a redirect is not followed, a lying 200 is refused, extra fields are dropped, an answer past the bound is cut off',
     async (client, { expect }) => {
       const hostile = await startHostile();
@@ -476,7 +476,7 @@ describe("the documentation's client snippets", () => {
   let server: SpawnedServer;
   beforeAll(async () => {
     // The token the snippets show; they use distinct ids, so one server serves them all.
-    server = await start(runtime('Node 20'), 'working', { PLANT_STORE_TOKENS: 's3cret-token' });
+    server = await start(runtime('Node 24'), 'working', { PLANT_STORE_TOKENS: 's3cret-token' });
   });
 
   it.concurrent.for(snippets)('%s prints what its comments say', async (name, { expect }) => {
@@ -559,8 +559,8 @@ describe('retries across a server killed with SIGKILL and started again on its d
 describe('retries across a 503 from a frozen PostgreSQL', () => {
   const database = usePostgres();
 
-  it('Node 20 on PostgreSQL: SIGSTOP makes the store time out (503, 1501); after SIGCONT the retry succeeds, one row', async () => {
-    const server = await start(runtime('Node 20'), 'working', { PLANT_STORE_DATABASE_URL: database().url });
+  it('Node 26 on PostgreSQL: SIGSTOP makes the store time out (503, 1501); after SIGCONT the retry succeeds, one row', async () => {
+    const server = await start(runtime('Node 26'), 'working', { PLANT_STORE_DATABASE_URL: database().url });
     const client = clientOf(server.baseUrl, { timeoutMs: 15_000 });
     // Warm the server's pool, so that its connections exist before the freeze.
     await client.createPlant({ id: freshId(), name: 'warm' });

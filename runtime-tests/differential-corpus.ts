@@ -738,11 +738,11 @@ post('200 KB fraction in id', `{"id":1.${'0'.repeat(200_000)},"name":"edge"}`);
 export const CORPUS: readonly CorpusEntry[] = entries;
 
 /** The runtimes of runtimes.ts, by name. */
-export type RuntimeName = 'Node 20' | 'Node 22' | 'Node 24' | 'Bun' | 'Deno' | 'workerd';
+export type RuntimeName = 'Node 22' | 'Node 24' | 'Node 26' | 'Bun' | 'Deno' | 'workerd';
 
 /**
  * Why answers differ, as observed: each row is a runtime, one reason, and the
- * corpus labels it explains. For Node 20 (the reference) a row lists answers
+ * corpus labels it explains. For Node 24 (the reference) a row lists answers
  * that are neither an Error body nor a Plant. Grouped by cause so that a reason
  * is written once; KNOWN_DIFFERENCES below is the table the test reads.
  */
@@ -883,7 +883,7 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
 ];
 
 /**
- * Answers known to differ from the Node 20 standalone server (or, for Node 20
+ * Answers known to differ from the Node 24 standalone server (or, for Node 24
  * itself, known not to be an Error body or a Plant), by corpus label and
  * runtime, each with a one-line reason. The test fails on a difference missing
  * here and on an entry here that no longer differs.

@@ -6,16 +6,16 @@ import { RUNTIMES, spawnServer, type SpawnedServer } from './runtimes.ts';
 
 /**
  * Differential fuzzing of the standalone servers: every request of the corpus,
- * as raw bytes on a connection of its own, to Node 20, 22 and 24, Bun, Deno and
+ * as raw bytes on a connection of its own, to Node 22, 24 and 26, Bun, Deno and
  * workerd. Every answer must be the contract's Error body or a Plant, and equal
- * Node 20's on what matters, unless KNOWN_DIFFERENCES says why not.
+ * Node 24's on what matters, unless KNOWN_DIFFERENCES says why not.
  */
 
 /** How long one request may take before it counts as unanswered. */
 const TIME_BOUND_MS = 3_000;
 /** Requests in flight per server. */
 const CONCURRENCY = 8;
-const REFERENCE = 'Node 20';
+const REFERENCE = 'Node 24';
 
 /** The contract's status of every error code. */
 const STATUS_OF_CODE: Readonly<Record<number, number>> = {
@@ -299,7 +299,7 @@ describe('differential: the corpus gets the same answers on every standalone run
     expect(exited).toEqual([]);
   });
 
-  it('answers an Error body or a Plant, and as Node 20 does, except where KNOWN_DIFFERENCES says why', () => {
+  it('answers an Error body or a Plant, and as Node 24 does, except where KNOWN_DIFFERENCES says why', () => {
     const reference = answers.get(REFERENCE)!;
     const problems: string[] = [];
     const summary: string[] = [];

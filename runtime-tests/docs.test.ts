@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorTable } from '@plant-store/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime } from './runtimes.ts';
+import { NODE_LINES, runtime } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const temporary = mkdtempSync(join(tmpdir(), 'plant-store-docs-'));
@@ -279,7 +279,7 @@ describe('documentation', () => {
   // Run as pasted: by Node's own type stripping (on by default from 22.18), as
   // ES modules (the repository's "type": "module"), the packages as built.
   const servers = ['mount-node-http.ts', 'mount-express.ts', 'docs-page-node-http.ts', 'docs-page-express.ts', 'fetch-on-node.ts'];
-  it.each(['Node 22', 'Node 24'].flatMap((node) => servers.map((snippet) => [node, snippet] as const)))(
+  it.each(NODE_LINES.flatMap((node) => servers.map((snippet) => [node, snippet] as const)))(
     '%s runs %s as pasted and stops it at start, naming the unset variable, when PLANT_TOKEN is missing',
     async (node, snippet) => {
       const { code, stdout, stderr } = await run(runtime(node).binary, [join('docs/snippets', snippet)], cleanEnv({}));

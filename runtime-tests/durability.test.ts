@@ -84,7 +84,8 @@ describe('an acknowledged create survives kill -9', () => {
     ['Node 24', 'SQLite', () => ({})],
     ['Bun', 'SQLite', () => ({})],
     ['Deno', 'SQLite', () => ({})],
-    ['Node 20', 'PostgreSQL', () => ({ PLANT_STORE_DATABASE_URL: database().url })],
+    ['Node 26', 'SQLite', () => ({})],
+    ['Node 22', 'PostgreSQL', () => ({ PLANT_STORE_DATABASE_URL: database().url })],
   ];
   it.each(cases)('%s with %s: every 200 before the kill replays after a restart', async (name, _store, env) => {
     const directory = sharedDirectory();
@@ -107,9 +108,9 @@ describe('an acknowledged create survives kill -9', () => {
 });
 
 describe('processes sharing one SQLite file', () => {
-  it('decide every id once: one 200 per id among Node 22, Node 24, Bun and Deno, the others 409, and the file keeps the winner', async () => {
+  it('decide every id once: one 200 per id among Node 22, Node 24, Node 26, Bun and Deno, the others 409, and the file keeps the winner', async () => {
     const directory = sharedDirectory();
-    const racers = await Promise.all(['Node 22', 'Node 24', 'Bun', 'Deno'].map((name) => start(name, directory)));
+    const racers = await Promise.all(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'].map((name) => start(name, directory)));
     const agents = racers.map(() => new Agent({ keepAlive: true, maxSockets: 16 }));
     const ids = Array.from({ length: 300 }, (_, i) => 9_007_199_254_740_993n + BigInt(i) * 7_919n);
     try {

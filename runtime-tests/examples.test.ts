@@ -4,7 +4,7 @@ import { send } from '@plant-store/testing';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, spawnListening } from './runtimes.ts';
+import { NODE_LINES, runtime, spawnListening } from './runtimes.ts';
 
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const TOKEN = 'example-token';
@@ -49,41 +49,44 @@ async function start(name: string, binary: string, args: string[]) {
 }
 
 describe('examples', () => {
-  it('node-http: mounted in node:http, other paths reach the host', async () => {
-    const server = await start('node-http', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '', { path: '/anything', status: 200 });
-  });
+  // Each Node example on every Node line the support policy names.
+  describe.each(NODE_LINES.map((line) => [line, runtime(line).binary] as const))('on %s', (_line, node) => {
+    it('node-http: mounted in node:http, other paths reach the host', async () => {
+      const server = await start('node-http', node, ['server.mjs']);
+      await exercise(server.baseUrl, '', { path: '/anything', status: 200 });
+    });
 
-  it('express: mounted under /api', async () => {
-    const server = await start('express', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
-  });
+    it('express: mounted under /api', async () => {
+      const server = await start('express', node, ['server.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    });
 
-  it('fastify: an onRequest hook, before Fastify reads the body, under /api', async () => {
-    const server = await start('fastify', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
-    expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).status, "Fastify's own 404").toBe(404);
-  });
+    it('fastify: an onRequest hook, before Fastify reads the body, under /api', async () => {
+      const server = await start('fastify', node, ['server.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+      expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).status, "Fastify's own 404").toBe(404);
+    });
 
-  it('fastify: through @fastify/middie, with mountPath, under /api', async () => {
-    const server = await start('fastify', process.execPath, ['middie.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
-  });
+    it('fastify: through @fastify/middie, with mountPath, under /api', async () => {
+      const server = await start('fastify', node, ['middie.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    });
 
-  it('koa: a middleware that lets the Node handler answer on ctx.res, under /api', async () => {
-    const server = await start('koa', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
-    expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).body, 'reaches the host').toBe('the rest of your app\n');
-  });
+    it('koa: a middleware that lets the Node handler answer on ctx.res, under /api', async () => {
+      const server = await start('koa', node, ['server.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+      expect((await send(server.baseUrl, { method: 'GET', path: '/api/other' })).body, 'reaches the host').toBe('the rest of your app\n');
+    });
 
-  it('hono: the Fetch handler through mount() on @hono/node-server, under /api', async () => {
-    const server = await start('hono', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
-  });
+    it('hono: the Fetch handler through mount() on @hono/node-server, under /api', async () => {
+      const server = await start('hono', node, ['server.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    });
 
-  it('h3: the Fetch handler through app.mount() on srvx, under /api', async () => {
-    const server = await start('h3', process.execPath, ['server.mjs']);
-    await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    it('h3: the Fetch handler through app.mount() on srvx, under /api', async () => {
+      const server = await start('h3', node, ['server.mjs']);
+      await exercise(server.baseUrl, '/api', { path: '/', status: 200 });
+    });
   });
 
   it('bun: Bun.serve with the Fetch handler', async () => {
@@ -97,7 +100,7 @@ describe('examples', () => {
   });
 
   // As a careful deployment would: no token of their own to fall back on.
-  const node = (name: string, file: string) => ({ name, file, binary: process.execPath, args: [file] });
+  const node = (name: string, file: string) => ({ name, file, binary: runtime('Node 26').binary, args: [file] });
   it.each([
     node('node-http', 'server.mjs'),
     node('express', 'server.mjs'),

@@ -56,7 +56,7 @@ function trickled(id: number, seconds: number): { length: number; steps: RawStep
 // not five at a time (vitest's default maxConcurrency), which would queue them behind Bun's 35 s idle wait.
 vi.setConfig({ maxConcurrency: 64 });
 describe.concurrent('the standalone servers, one odd client at a time', () => {
-  describe.concurrent.each(['Node 20', 'Bun', 'Deno', 'workerd'])('%s standalone server', (name) => {
+  describe.concurrent.each(['Node 26', 'Bun', 'Deno', 'workerd'])('%s standalone server', (name) => {
     let server: SpawnedServer;
     beforeAll(async () => {
       server = await spawnServer(runtime(name), 'working');
@@ -101,7 +101,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
     });
   });
 
-  describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'])('%s standalone server: half-closed and pipelined creates', (name) => {
+  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd'])('%s standalone server: half-closed and pipelined creates', (name) => {
     let server: SpawnedServer;
     beforeAll(async () => {
       server = await spawnServer(runtime(name), 'working');
@@ -197,7 +197,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
   });
 
   // Deno serves with its node:http, and workerd behind the launcher's, as Node does: the same deadlines, cut the same way.
-  describe.concurrent.each(['Node 20', 'Node 22', 'Node 24', 'Deno', 'workerd'])(
+  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])(
     '%s standalone server against slow and idle clients (10 s headers, 5 s keep-alive)',
     (name) => {
       let server: SpawnedServer;
@@ -320,7 +320,7 @@ async function expectServingAfterFlood({ label, target, env, connections, settle
 }
 
 // workerd's case is in hardening-workerd.test.ts.
-describe.each(['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
+describe.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
   it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
     await expectServingAfterFlood({
       label: `${name} (256 descriptors)`,

@@ -22,7 +22,7 @@ function expectRefusal(response: RawResponse, status: number, code: number): voi
 }
 
 describe.concurrent('the overload bound and the rate limit, per runtime', () => {
-  for (const name of ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd']) {
+  for (const name of ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd']) {
     it(`${name}: a request past the in-flight bound gets 503 (1503) with Retry-After at once, /healthz 200, and a token past its rate 429 (1404)`, async () => {
       const server = await spawnServer(runtime(name), 'working', {
         PLANT_STORE_TOKENS: `${CONFORMANCE_TOKEN},${OTHER_TOKEN}`,

@@ -120,8 +120,8 @@ describe('parity: every runtime and adapter answers byte for byte the same', () 
     }
   });
 
-  it('all answers equal the Node 20 standalone server, and the table says so', () => {
-    const reference = collected.get('Node 20 standalone')!;
+  it('all answers equal the Node 24 standalone server, and the table says so', () => {
+    const reference = collected.get('Node 24 standalone')!;
     expect(collected.size).toBe(TARGETS.length);
     const names = [...collected.keys()];
     const rows = REQUESTS.map(({ label }) => {

@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20, against a real PostgreSQL (the embedded binaries) behind
+// Runs in vitest on Node 24, against a real PostgreSQL (the embedded binaries) behind
 // Debian's PgBouncer in transaction mode, configured by docs/snippets/pgbouncer.ini, and a
 // standalone Node 22 server in its own process: the store contract through the pooler, and
 // the statement timeout still cutting a statement held by a lock. Skips, saying how to

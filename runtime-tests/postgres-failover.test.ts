@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20, against real PostgreSQL servers (the embedded binaries): a primary
+// Runs in vitest on Node 24, against real PostgreSQL servers (the embedded binaries): a primary
 // and its synchronous streaming standby, configured by docs/snippets/primary.conf and
 // standby.conf, under a standalone Node 22 server in its own process; the primary is killed
 // with SIGKILL under load and the standby promoted. The server reaches the database (a) by a

@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20, against real PostgreSQL servers (the embedded binaries) and,
+// Runs in vitest on Node 24, against real PostgreSQL servers (the embedded binaries) and,
 // for the restart, a standalone Node 22 server in its own process: what store-postgres
 // does when the database crashes, is slow, conflicts, or is reached late.
 import { createServer, connect, type Server, type Socket } from 'node:net';

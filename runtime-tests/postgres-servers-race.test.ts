@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20, against a real PostgreSQL (the embedded binaries) and two
+// Runs in vitest on Node 24, against a real PostgreSQL (the embedded binaries) and two
 // standalone Node 22 servers in processes of their own: both race to create the same ids,
 // with the database's default_transaction_isolation at SERIALIZABLE, then REPEATABLE READ
 // (how CockroachDB, YugabyteDB and Aurora DSQL work, which cannot be installed here).

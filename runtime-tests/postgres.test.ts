@@ -9,7 +9,7 @@ const HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 
 describe('several standalone instances over one PostgreSQL database', () => {
   let database: TestDatabase;
   const servers: SpawnedServer[] = [];
-  const startInstance = async (name = 'Node 20') => {
+  const startInstance = async (name = 'Node 24') => {
     const server = await spawnServer(runtime(name), 'working', { PLANT_STORE_DATABASE_URL: database.url });
     expect(server.output()).toMatch(/\(store: postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres\)/);
     servers.push(server);

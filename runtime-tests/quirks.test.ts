@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20; starts bare Bun and bare Deno (runtime-tests/quirks/bare-server.ts and bare-accept.ts,
+// Runs in vitest on Node 24; starts bare Bun and bare Deno (runtime-tests/quirks/bare-server.ts and bare-accept.ts,
 // no Plant Store code) and a bare workerd through miniflare (a Worker of a few lines, no node:http front). One
 // canary per runtime quirk the server works around: each expects the quirk on the runtime as installed, and
 // fails, naming what to delete, once the runtime no longer has it. The records themselves are

@@ -41,18 +41,38 @@ function nodeRuntime(name: string, binary: string): Runtime {
   };
 }
 
-/** Finds a runtime by name. */
+/**
+ * Finds a runtime by name: one of {@link RUNTIMES}, or {@link NODE_20} for the
+ * tests of what the support policy (docs/install.md) promises on Node 20.
+ */
 export function runtime(name: string): Runtime {
-  const found = RUNTIMES.find((candidate) => candidate.name === name);
+  const found = [...RUNTIMES, NODE_20].find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`no runtime ${name}`);
   return found;
 }
 
+/**
+ * The Node lines the support policy names (docs/install.md): every test that
+ * runs per Node version runs on each. The tests themselves run on Node 24
+ * (`scripts/on-tested-node.mjs`).
+ */
+export const NODE_LINES = ['Node 22', 'Node 24', 'Node 26'] as const;
+
+/** A Node line the policy supports, by the name {@link runtime} knows it by. */
+export type NodeLine = (typeof NODE_LINES)[number];
+
+/**
+ * Node 20, past its end of life (2026-04-30): not in {@link RUNTIMES}. Only the
+ * tests of what the policy still promises there start it (`npm start` serves,
+ * in memory).
+ */
+export const NODE_20: Runtime = nodeRuntime('Node 20', join(packageDir('node20'), 'bin/node'));
+
 /** Every runtime of the test run; each binary comes from a registry package. */
 export const RUNTIMES: readonly Runtime[] = [
-  nodeRuntime('Node 20', process.execPath),
   nodeRuntime('Node 22', join(packageDir('node22'), 'bin/node')),
   nodeRuntime('Node 24', join(packageDir('node24'), 'bin/node')),
+  nodeRuntime('Node 26', join(packageDir('node26'), 'bin/node')),
   {
     name: 'Bun',
     binary: join(packageDir('bun'), 'bin/bun.exe'),

@@ -27,7 +27,7 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   it.each([
-    ['Node 20', 'text'],
+    ['Node 26', 'text'],
     ['Bun', 'text'],
     ['Deno', 'text'],
     ['Node 22', 'json'],

@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20 (the `runtimes` project), against the standalone server on Node 20, 22 and 24,
+// Runs in vitest on Node 24 (the `runtimes` project), against the standalone server on Node 22, 24 and 26,
 // Bun, Deno and workerd, each started as its own process, all six at once.
 import type { Socket } from 'node:net';
 import { CONFORMANCE_TOKEN, parseResponses } from '@plant-store/testing';
@@ -84,7 +84,7 @@ async function warmUp(baseUrl: string): Promise<void> {
   expect(created.status).toBe(200);
 }
 
-const RUNTIMES = ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd'];
+const RUNTIMES = ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd'];
 // Every server is warmed up before any gets its slow readers. A warm-up reads the docs script
 // itself, and while this process opens another server's thousand clients it may take none of it
 // for longer than the 2 s write timeout, and be cut as a slow reader (seen once, on workerd).

@@ -1,4 +1,4 @@
-// Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22, Bun and Deno
+// Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22 and 26, Bun and Deno
 // over a SQLite file, with another process holding its lock, and (as root) on a filesystem that fills up.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,7 +153,7 @@ function startedWith(binary: string, args: readonly string[]) {
 }
 
 describe('SQLite: another process holds the lock for 10 s under load', () => {
-  for (const name of ['Node 22', 'Bun', 'Deno']) {
+  for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
     it(`${name}: /healthz answers at once throughout, waiting creates answer 200 once it is free or 503 past the store timeout, nothing lost`, async () => {
       const dir = directory();
       const file = join(dir, '.plant-store', 'plants.db');
@@ -223,7 +223,7 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
 const isRoot = process.getuid?.() === 0;
 
 describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (needs root, for a 2 MiB tmpfs)', () => {
-  for (const name of ['Node 22', 'Bun', 'Deno']) {
+  for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
     it(`${name}: 507 while it is full, /readyz 503 until space returns and 200 after, the cause logged in a few lines, nothing lost`, async () => {
       const dir = directory();
       const data = join(dir, '.plant-store');
@@ -293,7 +293,7 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
 });
 
 describe('SQLite: the database file removed or replaced under a running server', () => {
-  for (const name of ['Node 22', 'Bun', 'Deno']) {
+  for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
     it(`${name}: /readyz 503 and creates refused while the file is away or another file has its name, 200 again once it is back`, async () => {
       const dir = directory();
       const file = join(dir, '.plant-store', 'plants.db');

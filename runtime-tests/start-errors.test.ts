@@ -1,5 +1,5 @@
-// Runs under vitest on Node, starting the built standalone servers on every runtime (Node 20, 22
-// and 24, Bun, Deno, workerd): settings a new user gets wrong, and starts that fail, each said in
+// Runs under vitest on Node, starting the built standalone servers on every runtime (Node 22, 24
+// and 26, Bun, Deno, workerd): settings a new user gets wrong, and starts that fail, each said in
 // one line that names the setting and the fix. Real occupied ports, real files in temporary
 // directories.
 import { writeFileSync } from 'node:fs';
@@ -184,24 +184,21 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
   });
 });
 
-describe.each(RUNTIMES.filter((target) => target.name !== 'Node 20').map((target) => [target.name, target] as const))(
-  '%s standalone, default store',
-  (name, target) => {
-    const place = name === 'workerd' ? 'default D1 directory' : 'default SQLite file';
+describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s standalone, default store', (name, target) => {
+  const place = name === 'workerd' ? 'default D1 directory' : 'default SQLite file';
 
-    it(`.plant-store as a file stops the start with one line: it is the ${place}, and how to move it; exit 1`, async () => {
-      const cwd = directory();
-      writeFileSync(join(cwd, '.plant-store'), 'not a directory\n');
-      const { code, stdout, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't' }, cwd);
-      expect(code).toBe(1);
-      expect(ownLines(stdout + stderr)).toEqual([
-        name === 'workerd'
-          ? `plant-store: PLANT_STORE_D1_DIR: unset, so plants go to the default D1 directory ${cwd}/.plant-store/d1, but ${cwd}/.plant-store is a file, not a directory; set PLANT_STORE_D1_DIR=PATH to keep them in another directory, or PLANT_STORE_DATABASE_URL=memory: to keep them in memory`
-          : `plant-store: PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${cwd}/.plant-store/plants.db, but ${cwd}/.plant-store is a file, not a directory; set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory`,
-      ]);
-    });
-  },
-);
+  it(`.plant-store as a file stops the start with one line: it is the ${place}, and how to move it; exit 1`, async () => {
+    const cwd = directory();
+    writeFileSync(join(cwd, '.plant-store'), 'not a directory\n');
+    const { code, stdout, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't' }, cwd);
+    expect(code).toBe(1);
+    expect(ownLines(stdout + stderr)).toEqual([
+      name === 'workerd'
+        ? `plant-store: PLANT_STORE_D1_DIR: unset, so plants go to the default D1 directory ${cwd}/.plant-store/d1, but ${cwd}/.plant-store is a file, not a directory; set PLANT_STORE_D1_DIR=PATH to keep them in another directory, or PLANT_STORE_DATABASE_URL=memory: to keep them in memory`
+        : `plant-store: PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${cwd}/.plant-store/plants.db, but ${cwd}/.plant-store is a file, not a directory; set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory`,
+    ]);
+  });
+});
 
 it('Deno with --allow-env for named variables only cannot list the environment, so it skips the warnings and serves', async () => {
   const deno = RUNTIMES.find((target) => target.name === 'Deno')!;

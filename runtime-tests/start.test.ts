@@ -1,6 +1,7 @@
 // Runs on Node (vitest), over real processes: the front page's first command,
-// `npm start`, on a copy of this checkout with nothing installed, then again on
-// that copy once installed; and `npm run start:deno` with a SQLite file outside
+// `npm start`, on a copy of this checkout with nothing installed (on Node 20,
+// this machine's own and past its end of life), then again on that copy once
+// installed, on each Node line the support policy names; and `npm run start:deno` with a SQLite file outside
 // the default directory. Connections leave through a proxy that refuses and
 // counts them, so "asks nothing of the registry" is checked, not assumed; the
 // copy's serving install comes from this machine's npm cache and pnpm store,
@@ -11,10 +12,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_LINES, runtime } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const temporary = mkdtempSync(join(tmpdir(), 'plant-store-start-'));
@@ -49,14 +51,16 @@ afterAll(() => {
  * which registry and certificates it uses; no server settings; and every
  * connection through the counting proxy (npm and pnpm read both spellings).
  */
-function terminalEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+function terminalEnv(node: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const kept = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_cafile', 'npm_config_userconfig']);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (kept.has(name) || !/^(npm_|PLANT_STORE_|HOST$|PORT$)/i.test(name)) env[name] = value;
   }
   const through = { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, npm_config_https_proxy: proxyUrl, npm_config_proxy: proxyUrl, NO_PROXY: '' };
-  return { ...env, ...through, PORT: '0', PLANT_STORE_TOKENS: TOKEN, ...extra };
+  // npm and the scripts it runs find `node` on PATH: the given Node's comes first.
+  const path = `${dirname(runtime(node).binary)}${delimiter}${env['PATH'] ?? ''}`;
+  return { ...env, ...through, PATH: path, PORT: '0', PLANT_STORE_TOKENS: TOKEN, ...extra };
 }
 
 interface Started {
@@ -67,9 +71,9 @@ interface Started {
   interrupt(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `npm <args>` in `cwd` as its own process group, as a terminal does, and resolves once the server listens. */
-async function npm(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn('npm', args, { cwd, env: terminalEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `npm <args>` on `node` in `cwd` as its own process group, as a terminal does, and resolves once the server listens. */
+async function npm(node: string, cwd: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn('npm', args, { cwd, env: terminalEnv(node, env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -92,6 +96,9 @@ async function npm(cwd: string, args: string[], env: Record<string, string> = {}
     },
   };
 }
+
+/** `v20.20.2` for `Node 20`: what its `process.version` says. */
+const runtimeVersionOf = (node: string) => execFileSync(runtime(node).binary, ['--version'], { encoding: 'utf8' }).trim();
 
 /** Lines that say something failed: npm's and pnpm's own, or an error of the server. */
 const failureLines = (output: string) => output.split('\n').filter((line) => /ELIFECYCLE|ERR!|npm error|failed|error:|Unsupported engine/i.test(line));
@@ -122,11 +129,19 @@ describe('npm start, on a checkout with nothing installed', () => {
     );
   });
 
-  it('installs what serving needs and nothing of the toolchain, from the caches, without an engine warning', async () => {
-    const server = await npm(checkout, ['start'], { PLANT_STORE_DATABASE_URL: 'memory:' });
+  it('on Node 20: installs what serving needs and nothing of the toolchain, from the caches, without an engine warning, and says in one line what Node 20 gets', async () => {
+    const server = await npm('Node 20', checkout, ['start'], { PLANT_STORE_DATABASE_URL: 'memory:' });
     expect((await create(server.url, '9223372036854775807')).status).toBe(200);
     const ended = await server.interrupt();
     expect(failureLines(server.output())).toEqual([]);
+    expect(
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('end of life')),
+    ).toEqual([
+      `plant-store: Node ${runtimeVersionOf('Node 20')} is past its end of life and not supported: it serves, in memory only; install Node 22, 24 or 26 for the supported server and its SQLite store`,
+    ]);
     expect(ended).toEqual({ code: 0, signal: null });
     expect(attempts, 'connections to the registry; is pnpm in npm cache and the packages in the pnpm store?').toEqual([]);
     // Each installed package has a directory under node_modules/.pnpm named after it (`@scope+name@version…`).
@@ -137,8 +152,9 @@ describe('npm start, on a checkout with nothing installed', () => {
     }
   });
 
-  it('starts again without installing or asking the registry, and Ctrl-C ends it with exit 0 and no error line', async () => {
-    const server = await npm(checkout, ['start'], { PLANT_STORE_DATABASE_URL: 'memory:' });
+  it.each(NODE_LINES)('on %s: starts again without installing or asking the registry, and Ctrl-C ends it with exit 0 and no error line', async (node) => {
+    const server = await npm(node, checkout, ['start'], { PLANT_STORE_DATABASE_URL: 'memory:' });
+    expect(server.output()).not.toContain('end of life');
     const ended = await server.interrupt();
     // pnpm's install prints its scope and progress; none of it may appear.
     expect(server.output()).not.toMatch(/Lockfile|Progress|Scope:/);
@@ -151,7 +167,7 @@ describe('npm start, on a checkout with nothing installed', () => {
 describe('npm run start:deno', () => {
   it('serves from a SQLite file in a directory of its own, and stops on Ctrl-C with exit 0', async () => {
     const data = mkdtempSync(join(temporary, 'deno-'));
-    const server = await npm(root, ['run', 'start:deno'], { PLANT_STORE_DATABASE_URL: `sqlite:${join(data, 'plants.db')}` });
+    const server = await npm('Node 24', root, ['run', 'start:deno'], { PLANT_STORE_DATABASE_URL: `sqlite:${join(data, 'plants.db')}` });
     expect(server.output()).toContain(`(store: sqlite at ${join(data, 'plants.db')})`);
     const created = await create(server.url, '9007199254740993');
     expect([created.status, created.body]).toEqual([200, '{"name":"Monstera"}']);

@@ -24,7 +24,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
   const servers: SpawnedServer[] = [];
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
-  it.each(['Node 22', 'Bun', 'Deno'])('%s keeps plants by default in .plant-store/plants.db under the working directory', async (name) => {
+  it.each(['Node 22', 'Node 26', 'Bun', 'Deno'])('%s keeps plants by default in .plant-store/plants.db under the working directory', async (name) => {
     const where = directory();
     const server = await spawnServer(runtime(name), 'working', {}, where);
     servers.push(server);
@@ -65,7 +65,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
   it('an unreachable database host stops the start within the 5 s connect timeout', async () => {
     // 10.255.255.1 is not routed here: the connection is never answered nor
     // refused (where a network says so at once, the start fails sooner still).
-    const { code, output, ms } = await startFailing('Node 20', 'postgres://u:p@10.255.255.1:5432/plants');
+    const { code, output, ms } = await startFailing('Node 24', 'postgres://u:p@10.255.255.1:5432/plants');
     expect(code).toBe(1);
     expect(causeOf(output)).toEqual([expect.stringMatching(/cannot use PostgreSQL at .*: (no answer from the database within 5000 ms|connect E[A-Z]+ .*)$/)]);
     // The 5 s connect timeout, not the kernel's (about 2 minutes), with room for a loaded start.
@@ -151,7 +151,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     );
   });
 
-  it.each(['Node 20', 'Deno'])('%s with PLANT_STORE_LOG_FORMAT=json writes a start error as one JSON line', async (name) => {
+  it.each(['Node 26', 'Deno'])('%s with PLANT_STORE_LOG_FORMAT=json writes a start error as one JSON line', async (name) => {
     const { code, output } = await startFailing(name, 'mysql://root:hunter2@db/plants', { PLANT_STORE_LOG_FORMAT: 'json' });
     expect(code).toBe(1);
     const lines = output.split('\n').filter((line) => line !== '');

@@ -21,10 +21,9 @@ type StoreKind = 'memory' | 'SQLite' | 'PostgreSQL';
 
 /** Which runtimes each store must work on. */
 const MATRIX: Record<StoreKind, readonly string[]> = {
-  memory: ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'],
-  // Node 20 has no built-in SQLite.
-  SQLite: ['Node 22', 'Node 24', 'Bun', 'Deno'],
-  PostgreSQL: ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno'],
+  memory: ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'],
+  SQLite: ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'],
+  PostgreSQL: ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'],
 };
 
 /** What one runner process reported. */

@@ -10,8 +10,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => database.destroy());
 
-// The contract in this process (Node 20, with vitest's reporting); on Node 22 and
-// 24, Bun and Deno it runs in store-contract.test.ts. A table of its own per
+// The contract in this process (Node 24, with vitest's reporting); on Node 22,
+// 24 and 26, Bun and Deno it runs in store-contract.test.ts. A table of its own per
 // test: the contract expects an empty store each time.
 describeStoreContract('store-postgres', {
   create: () => createPostgresStore({ url: database.url, table: `contract_${++tables}` }),

@@ -1,4 +1,4 @@
-// Runs in vitest on Node 20; starts Node 22, Bun and Deno on the standalone launchers'
+// Runs in vitest on Node 24; starts Node 22, Bun and Deno on the standalone launchers'
 // guard, logUnhandledRejections, as the built @plant-store/server exports it.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Runs under vitest on Node, in the `latency` project, which starts once every other test file has
-// ended: each standalone server in turn (Node 20, 22 and 24, Bun, Deno, workerd), one client's
+// ended: each standalone server in turn (Node 22, 24 and 26, Bun, Deno, workerd), one client's
 // creates timed alone, then while 1,000 clients that never read (a process of their own,
 // support/slow-readers.ts) open and are held. The slow readers' process runs in the idle
 // scheduling class (chrt --idle, util-linux): it gets a core only when neither the server nor
@@ -92,7 +92,7 @@ it(
   { timeout: 240_000 },
   async () => {
     const results: Figures[] = [];
-    for (const name of ['Node 20', 'Node 22', 'Node 24', 'Bun', 'Deno', 'workerd']) {
+    for (const name of ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd']) {
       const first = await measure(name);
       console.log(JSON.stringify(first));
       expect(first.p99DuringMs, `${name}: p99 of creates while they open and are held, against ${CEILING}× the usual`).toBeLessThanOrEqual(

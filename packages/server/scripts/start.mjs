@@ -1,4 +1,4 @@
-// Runs on Node 20+, from the repository root: `npm start` (Node), and
+// Runs on Node 20+ (22, 24 and 26 supported; 20 past its end of life), from the repository root: `npm start` (Node), and
 // `npm run start:bun`, `start:deno`, `start:workerd`. It starts a standalone
 // server straight from the sources. On a checkout with nothing installed, or
 // whose lockfile or manifests changed since the last install, it first
@@ -20,6 +20,13 @@ const out = join(server, 'dist/start');
 const pinnedPnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
 /** The command that installs the test toolchain and the other runtimes' binaries, for messages. */
 const FULL_INSTALL = `npx --yes ${pinnedPnpm} install`;
+
+/**
+ * Node 20 and older: past their end of life (Node 20's was 2026-04-30), so
+ * outside the support policy (docs/install.md). `npm start` still serves
+ * there, on the memory store, and says so in one line.
+ */
+const PAST_END_OF_LIFE = Number(process.versions.node.split('.')[0]) < 22;
 
 /** How messages name each runtime. @type {Record<string, string>} */
 const NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
@@ -64,7 +71,15 @@ function pnpm(args) {
     : /npm-cli\.js$/.test(execpath)
       ? [process.execPath, execpath, 'exec', '--yes', '--prefer-offline', '--', pinnedPnpm]
       : ['npx', '--yes', '--prefer-offline', pinnedPnpm];
-  execFileSync(command, [...prefix, ...args], { cwd: root, stdio: 'inherit' });
+  if (!PAST_END_OF_LIFE) {
+    execFileSync(command, [...prefix, ...args], { cwd: root, stdio: 'inherit' });
+    return;
+  }
+  // The packages declare Node >=22: pnpm warns once per package, where the one
+  // line printed at start already says what Node 20 gets.
+  const output = execFileSync(command, [...prefix, ...args], { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8' });
+  const kept = output.split('\n').filter((line) => !/WARN\s+Unsupported engine/.test(line));
+  process.stdout.write(kept.join('\n'));
 }
 
 /**
@@ -266,6 +281,11 @@ const chosen = RUNTIMES[runtime];
 if (chosen === undefined) {
   console.error(`plant-store: unknown runtime ${runtime}; expected one of ${Object.keys(RUNTIMES).join(', ')}`);
   process.exit(1);
+}
+if (PAST_END_OF_LIFE && runtime === 'node') {
+  console.error(
+    `plant-store: Node ${process.version} is past its end of life and not supported: it serves, in memory only; install Node 22, 24 or 26 for the supported server and its SQLite store`,
+  );
 }
 ensureInstalled(runtime);
 const files = [];
