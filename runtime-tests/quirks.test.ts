@@ -87,7 +87,7 @@ const QUIRKS = {
   },
   'workerd-http-server': {
     runtime: 'workerd',
-    seenOn: '2026-07-30 (miniflare 4.20260730.0), compatibility date 2026-07-01',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
     upstream: "https://developers.cloudflare.com/workers/runtime-apis/request/ and workerd.capnp's HttpOptions (no upstream issue found)",
     deletionSet:
       'packages/server/src/workerd/_proxy-to-worker.ts and its test, and the front in src/workerd/run-workerd.ts (serveNodeHttp, createNodeHandler, unsafeDirectSockets): workerd would then listen on HOST:PORT',
@@ -393,16 +393,7 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
     const baseUrl = () => bare!.baseUrl;
 
-    it("workerd-http-server: answers a client's Connection: close, then keeps the connection open", async () => {
-      // Node closes it once the answer is sent (hardening-workerd.test.ts checks the front does).
-      const result = await watch(baseUrl(), 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
-      expect({ status: result.received.split('\r\n')[0], closed: result.closedAfterMs !== undefined }, gone('workerd-http-server', version)).toEqual({
-        status: 'HTTP/1.1 200 OK',
-        closed: false,
-      });
-    });
-
-    it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 500 and 501', async () => {
+    it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 400 and 501', async () => {
       // Node answers 400 to both framings and to the method; the Worker never sees any of them.
       const answers: string[] = [];
       for (const request of [
@@ -414,9 +405,10 @@ describe('runtime quirks the server works around are still there (packages/serve
         const { received } = await watch(baseUrl(), request, 5_000);
         answers.push(`${received.split('\r\n')[0]} ${received.slice(received.indexOf('\r\n\r\n') + 4)}`);
       }
+      // workerd 2026-07-30 answered both framings with a plain-text 500; 2026-11-17 with a plain-text 400.
       expect(answers, gone('workerd-http-server', version)).toEqual([
-        'HTTP/1.1 500 Internal Server Error Internal Server Error',
-        'HTTP/1.1 500 Internal Server Error Internal Server Error',
+        'HTTP/1.1 400 Bad Request invalid content-length parsed',
+        'HTTP/1.1 400 Bad Request invalid content-length parsed',
         'HTTP/1.1 501 Not Implemented ERROR: Unrecognized request method.',
       ]);
     });

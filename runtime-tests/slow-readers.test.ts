@@ -111,9 +111,9 @@ describe.concurrent.each(RUNTIMES)('%s standalone server, 1,000 clients that nev
     await server?.close();
   });
 
-  it.sequential(
+  it(
     `lets go of every one (cut after the write timeout, or Bun's idle timeout), holding at most ${OPEN_BOUND_MIB} MiB more while they are open and after`,
-    { timeout: 120_000 },
+    { timeout: 120_000, concurrent: false },
     async () => {
       const pid = server.child.pid!;
       await warmUp(server.baseUrl).finally(warmed);
@@ -183,9 +183,9 @@ describe.concurrent.each(RUNTIMES)('%s standalone server, 1,000 clients that nev
     },
   );
 
-  it.sequential.each(OTHER_ANSWERS)(
+  it.each(OTHER_ANSWERS)(
     `answers 1,000 that ask for %s and never read, holding at most ${OPEN_BOUND_MIB} MiB more while they are open and after`,
-    { timeout: 60_000 },
+    { timeout: 60_000, concurrent: false },
     async (what, request) => {
       const pid = server.child.pid!;
       const before = treeRssMiB(pid);

@@ -1,10 +1,16 @@
 // Runs under vitest on Node.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../dist/bin/node.js', import.meta.url));
+/** The servers' working directory, where the default store (SQLite, on a Node that has it) keeps its file. */
+const cwd = mkdtempSync(join(tmpdir(), 'plant-store-cli-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 interface Started {
   child: ChildProcess;
@@ -19,7 +25,7 @@ afterEach(() => {
 });
 
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI], { cwd, env: { PATH: process.env['PATH'] ?? '', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -77,7 +83,7 @@ describe('standalone server (plant-store, dist/bin/node.js)', () => {
   });
 
   it('refuses to start with a token no client could send', async () => {
-    const child = spawn(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 'bad token' }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI], { cwd, env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 'bad token' }, stdio: 'pipe' });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);

@@ -18,7 +18,8 @@ function peakRss(pid: number): number {
 describe('resource bounds of the standalone server with the default memory store', () => {
   it('fills up with maximum-size creates, answers 507 (1502) from then on, stays within its memory bound and keeps serving', async () => {
     const child = spawn(process.execPath, [CLI], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: 'off' },
+      // The memory store, whatever the runtime's default (SQLite where the runtime has it).
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_DATABASE_URL: 'memory:' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
