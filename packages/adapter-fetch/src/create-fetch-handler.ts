@@ -148,9 +148,11 @@ function copy(headers: Readonly<Record<string, string>>): Record<string, string>
 /**
  * What a shared body (a docs file's bytes, answered to every client that
  * asks) is handed to the runtime as: by default {@link sharedBlob}. The
- * standalone Bun server hands large ones over a slice a turn.
+ * standalone Bun server hands large ones over a slice a turn. The result is
+ * typed by the runtime's own `Response` rather than as `BodyInit`, a DOM name
+ * that Bun's types (`@types/bun`, no DOM) do not declare.
  */
-export type SharedBody = (bytes: Uint8Array<ArrayBuffer>) => BodyInit;
+export type SharedBody = (bytes: Uint8Array<ArrayBuffer>) => NonNullable<ConstructorParameters<typeof Response>[0]>;
 
 // One Blob per shared body (the docs files). A Response copies the bytes of a
 // Uint8Array body (Fetch's "extract a body"), but shares a Blob's, which is
