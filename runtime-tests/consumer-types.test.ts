@@ -50,34 +50,23 @@ const packages = readdirSync(join(root, 'packages'))
  */
 const LINKED = ['@types/node', '@types/bun', '@cloudflare/workers-types', '@whatwg-node/server', 'fast-check'];
 
-/** The entry points a Bun project imports: the packages the README says run on Bun, and the Bun launcher. */
-const BUN_ENTRIES = [
+/** The entry points every Fetch runtime imports: the core, the Fetch adapter and what runs anywhere with fetch. */
+const FETCH_ENTRIES = [
   '@plant-store/core',
   '@plant-store/adapter-fetch',
   '@plant-store/auth-jwt',
   '@plant-store/client',
   '@plant-store/docs-page',
   '@plant-store/store-memory',
-  '@plant-store/store-sqlite',
-  '@plant-store/store-postgres',
-  '@plant-store/server/bun',
   '@plant-store/testing/scenarios',
   '@plant-store/testing/store-contract',
 ];
 
+/** The entry points a Bun project imports: the packages the README says run on Bun, and the Bun launcher. */
+const BUN_ENTRIES = [...FETCH_ENTRIES, '@plant-store/store-sqlite', '@plant-store/store-postgres', '@plant-store/server/bun'];
+
 /** The entry points a Worker imports: those free of Node's API, D1's store and the Worker itself. */
-const WORKERS_ENTRIES = [
-  '@plant-store/core',
-  '@plant-store/adapter-fetch',
-  '@plant-store/auth-jwt',
-  '@plant-store/client',
-  '@plant-store/docs-page',
-  '@plant-store/store-memory',
-  '@plant-store/store-d1',
-  '@plant-store/server/worker',
-  '@plant-store/testing/scenarios',
-  '@plant-store/testing/store-contract',
-];
+const WORKERS_ENTRIES = [...FETCH_ENTRIES, '@plant-store/store-d1', '@plant-store/server/worker'];
 
 /** The documentation's tsconfig files and the examples' (the root "typecheck" script checks them with one compiler). */
 const documentationProjects = [
