@@ -20,6 +20,9 @@ import { cpus, totalmem } from 'node:os';
  * @property {string} [memoryName] the row of the same server on the memory store, which a store row is compared with
  * @property {number} [storeRatio] req/s over the same server on the memory store (median of rounds)
  * @property {[number, number]} [storeRatioRange] the lowest and highest of those per-round ratios
+ * @property {string} [peer] the peer of the same runtime a Plant Store row is held to
+ * @property {number} [peerRatio] req/s over the peer's (median of per-round ratios)
+ * @property {[number, number]} [peerRatioRange] the lowest and highest of those per-round ratios
  */
 /**
  * One contender's line in the in-process table: medians over rounds.
@@ -48,6 +51,9 @@ import { cpus, totalmem } from 'node:os';
  * @property {MemoryResult} memory
  */
 
+/** The in-process row of the hand-written contender that calls Plant Store's own checks (bench/servers/checks-logic.mjs). */
+export const CHECKS_ROW = "hand-written with Plant Store's checks (the core's functions, none of its structure)";
+
 /** @type {(value: number | undefined, digits: number) => string} */
 const fixed = (value, digits) => (value === undefined ? '–' : value.toFixed(digits));
 
@@ -59,7 +65,7 @@ function chart(rows) {
   const top = 40;
   const max = Math.max(...rows.map((row) => row.rps));
   /** @type {Record<string, string>} */
-  const colours = { 'Node 20': '#3c873a', 'Node 24': '#2b6a2a', Bun: '#c77d2b', Deno: '#2b5fc7' };
+  const colours = { 'Node 22': '#4a9a48', 'Node 24': '#3c873a', 'Node 26': '#2b6a2a', Bun: '#c77d2b', Deno: '#2b5fc7' };
   const bars = rows.map((row, i) => {
     const y = top + i * (barHeight + 6);
     const length = ((width - labelWidth - 90) * row.rps) / max;
@@ -95,7 +101,8 @@ export function renderDecisions() {
     '',
     "1. **Deno standalone stays on Deno's `node:http`**: its headers, request and keep-alive timeouts and the Error bodies of the requests it refuses are worth more than raw speed, and `Deno.serve` still has no timeout option (denoland/deno#34172, measured again on Deno 2.9.6; the canary `deno-serve-no-timeouts` in runtime-tests/quirks.test.ts fails once it has one, and switching back is then a new issue). Its yardstick is the lean `node:http` server on Deno, not `Deno.serve`: at least 0.95 of its req/s, and a p99 at most 1.2 times its own wherever that is steady. The library on `Deno.serve` (adapter-fetch, what a Deno program embedding Plant Store runs) is held to the lean `Deno.serve` handler.",
     '2. **adapter-fetch on @whatwg-node/server is held to at least 0.95 of a lean Fetch handler on the same bridge**, not 1.0: both pay the bridge, and Plant Store does strictly more.',
-    "3. **On this 2-core machine the in-process table is the measure of the library's own cost**; the wrk table stays as a second view, with its spread. Goals there: adapter-node at least 0.95 of the hand-written `node:http` listener on Node 20 and 24; adapter-fetch at least 0.85 of the hand-written Fetch handler on Bun and 0.90 on Deno; the @whatwg-node bridge at least 0.95; the standalone `serve()` within 0.03 of adapter-node. The JWT and metrics rows show what those features cost and have no goal of their own. Durable stores: SQLite at least 0.6 and PostgreSQL at least 0.3 of the same server on the memory store.",
+    "3. **On this 2-core machine the in-process table is the measure of the library's own cost**; the wrk table stays as a second view, with its spread. Goals there: adapter-node at least 0.95 of the hand-written `node:http` listener on every tested Node line (22, 24, 26); adapter-fetch at least 0.85 of the hand-written Fetch handler on Bun and 0.95 on Deno; the hand-written function with Plant Store's checks at least 0.97 on every runtime; the @whatwg-node bridge at least 0.95; the standalone `serve()` within 0.03 of adapter-node; the JWT row, with a token seen before, at least 0.80 of adapter-node's (the static-token row). The metrics and traces rows show what those features cost and have no goal of their own. Durable stores: SQLite at least 0.6 and PostgreSQL at least 0.3 of the same server on the memory store.",
+    "4. **Against the peers, in the same run and doing the same work** (each first passing the same behaviour check): the Node standalone server (adapter-node) at least the req/s of Fastify 5 on the same Node, the Bun standalone server at least Elysia's on Bun, and Plant Store's Fetch handler on `Deno.serve` at least Hono's on `Deno.serve`: a median ratio of at least 1.00 each, round by round, shown with its range in the peers table.",
     '',
   ];
 }
@@ -103,17 +110,22 @@ export function renderDecisions() {
 /**
  * The goal of an in-process row, from decision 3: the least "× baseline" it
  * should reach, or, for `serve()`, how far below adapter-node's it may be.
- * @type {Record<string, { atLeast: number } | { within: number, of: string }>}
+ * @type {Record<string, { atLeast: number } | { within: number, of: string } | { ofAtLeast: number, of: string }>}
  */
 const IN_PROCESS_GOALS = {
-  'Node 20 Plant Store adapter-node': { atLeast: 0.95 },
-  'Node 24 Plant Store adapter-node': { atLeast: 0.95 },
-  'Node 20 Plant Store standalone serve()': { within: 0.03, of: 'Plant Store adapter-node' },
-  'Node 24 Plant Store standalone serve()': { within: 0.03, of: 'Plant Store adapter-node' },
-  'Node 20 Plant Store adapter-fetch on @whatwg-node/server': { atLeast: 0.95 },
-  'Node 24 Plant Store adapter-fetch on @whatwg-node/server': { atLeast: 0.95 },
+  ...Object.fromEntries(
+    ['Node 22', 'Node 24', 'Node 26'].flatMap((node) => [
+      [`${node} Plant Store adapter-node`, { atLeast: 0.95 }],
+      [`${node} ${CHECKS_ROW}`, { atLeast: 0.97 }],
+      [`${node} Plant Store standalone serve()`, { within: 0.03, of: 'Plant Store adapter-node' }],
+      [`${node} Plant Store adapter-fetch on @whatwg-node/server`, { atLeast: 0.95 }],
+      [`${node} Plant Store adapter-node, JWT bearer (RS256, key cached)`, { ofAtLeast: 0.8, of: 'Plant Store adapter-node' }],
+    ]),
+  ),
+  [`Bun ${CHECKS_ROW}`]: { atLeast: 0.97 },
   'Bun Plant Store adapter-fetch': { atLeast: 0.85 },
-  'Deno Plant Store adapter-fetch': { atLeast: 0.9 },
+  [`Deno ${CHECKS_ROW}`]: { atLeast: 0.97 },
+  'Deno Plant Store adapter-fetch': { atLeast: 0.95 },
 };
 
 /**
@@ -127,6 +139,11 @@ function inProcessGoal(row, rows) {
   if (goal === undefined || row.ratio === undefined) return ['–', '–'];
   if ('atLeast' in goal) return [`≥ ${goal.atLeast.toFixed(2)}`, row.ratio >= goal.atLeast ? 'yes' : 'no'];
   const other = rows.find((each) => each.runtime === row.runtime && each.name === goal.of);
+  if ('ofAtLeast' in goal) {
+    if (other?.ratio === undefined) return [`≥ ${goal.ofAtLeast.toFixed(2)} × ${goal.of}`, '–'];
+    const least = goal.ofAtLeast * other.ratio;
+    return [`≥ ${least.toFixed(2)} (${goal.ofAtLeast.toFixed(2)} × ${goal.of})`, row.ratio >= least - 1e-9 ? 'yes' : 'no'];
+  }
   if (other?.ratio === undefined) return [`within ${goal.within.toFixed(2)} of ${goal.of}`, '–'];
   return [`≥ ${(other.ratio - goal.within).toFixed(2)} (${goal.of} − ${goal.within.toFixed(2)})`, row.ratio >= other.ratio - goal.within - 1e-9 ? 'yes' : 'no'];
 }
@@ -194,6 +211,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     ),
   ];
   const storeRows = rows.filter((row) => row.store !== undefined && row.store !== 'memory');
+  const peerRows = rows.filter((row) => row.peer !== undefined);
   // Each store row under the same server's memory row, runtime by runtime.
   const memoryRows = rows.filter((row) => storeRows.some((store) => store.runtime === row.runtime && store.memoryName === row.name));
   const storeTable = [
@@ -244,6 +262,21 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '',
     '![Valid creates per second by contender](bench/throughput.svg)',
     '',
+    ...(peerRows.length === 0
+      ? []
+      : [
+          '## Against the peers (decision 4)',
+          '',
+          'Each Plant Store row over its peer on the same runtime, round by round, from the table above (higher is faster).',
+          '',
+          '| Runtime | Plant Store | Peer | × peer (median) | × peer, range | goal (median) | met |',
+          '|---|---|---|---:|---:|---|---|',
+          ...peerRows.map(
+            (row) =>
+              `| ${row.runtime} | ${row.name} | ${row.peer} | ${fixed(row.peerRatio, 2)} | ${fixed(row.peerRatioRange?.[0], 2)}–${fixed(row.peerRatioRange?.[1], 2)} | ≥ 1.00 | ${row.peerRatio !== undefined && row.peerRatio >= 1 ? 'yes' : 'no'} |`,
+          ),
+          '',
+        ]),
     ...(storeRows.length === 0
       ? []
       : [
@@ -255,7 +288,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
           '',
         ]),
     ...renderInProcessSection(inProcess, rounds),
-    '## Core, without HTTP (tinybench, Node 20)',
+    '## Core, without HTTP (tinybench, Node 24)',
     '',
     ...microTable,
     '',

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
 import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer } from '../runtime-tests/support/pgbouncer.mjs';
-import { DECISIONS_HEADING, IN_PROCESS_HEADING, renderDecisions, renderInProcessSection, renderReport } from './report.mjs';
+import { CHECKS_ROW, DECISIONS_HEADING, IN_PROCESS_HEADING, renderDecisions, renderInProcessSection, renderReport } from './report.mjs';
 
 /** @typedef {import('./report.mjs').Row} Row */
 /**
@@ -20,6 +20,7 @@ import { DECISIONS_HEADING, IN_PROCESS_HEADING, renderDecisions, renderInProcess
  * @property {string} runtime
  * @property {boolean} [baseline] whether it is its runtime's hand-written baseline
  * @property {string} [against] the contender of the same runtime its ratios are taken against, when not the runtime's baseline
+ * @property {string} [peer] the peer of the same runtime this Plant Store row is held to (req/s at least the peer's, round by round)
  * @property {[string, ...string[]]} command the binary and its arguments
  * @property {Record<string, string>} [env] more environment variables
  * @property {'memory' | 'sqlite' | 'postgres' | 'pgbouncer'} [store] where Plant Store keeps plants (default memory); `pgbouncer` is the same PostgreSQL through PgBouncer in transaction mode
@@ -45,8 +46,18 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
 const TOKEN = 'bench-token';
 
-const node20 = process.execPath;
+// The Node lines the support policy names (docs/install.md), from runtime-tests' registry packages.
+const runtimeTestsRequire = createRequire(join(root, 'runtime-tests/package.json'));
+const nodeBinary = (/** @type {string} */ name) => join(dirname(runtimeTestsRequire.resolve(`${name}/package.json`)), 'bin/node');
+const node22 = nodeBinary('node22');
 const node24 = join(packageDir('node24'), 'bin/node');
+const node26 = nodeBinary('node26');
+/** @type {[runtime: string, binary: string][]} */
+const NODE_LINES = [
+  ['Node 22', node22],
+  ['Node 24', node24],
+  ['Node 26', node26],
+];
 const bun = join(packageDir('bun'), 'bin/bun.exe');
 const deno = join(packageDir('deno'), 'deno');
 const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
@@ -103,39 +114,46 @@ const DENO_NODE_HTTP_BASELINE = 'node:http hand-written, on Deno';
 const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
 
 /** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
+/** The peer each Node line's standalone server is held to (issue 37: at least its req/s). */
+const FASTIFY = 'Fastify 5 + JSON schema';
+/** The peer the Bun standalone server is held to. */
+const ELYSIA = 'Elysia 1.4 + TypeBox on Bun.serve';
+/** The peer Plant Store's Fetch handler on Deno.serve is held to. */
+const HONO_DENO = 'Hono + valibot on Deno.serve';
+
+/**
+ * One Node line's contenders: its hand-written baseline, Plant Store's Node adapter (held to
+ * Fastify on the same Node), Fastify, Hono, and the Fetch adapter on the @whatwg-node bridge
+ * against a lean handler on the same bridge.
+ * @param {string} runtime
+ * @param {string} node the binary
+ * @returns {Contender[]}
+ */
+const nodeContenders = (runtime, node) => [
+  { name: 'node:http hand-written (baseline)', runtime, baseline: true, command: [node, server('baseline-node.mjs')] },
+  { name: 'Plant Store adapter-node', runtime, peer: FASTIFY, command: [node, plantStoreNode] },
+  { name: FASTIFY, runtime, command: [node, server('fastify.mjs')] },
+  { name: WHATWG_BASELINE, runtime, command: [node, server('baseline-whatwg.mjs')] },
+  { name: 'Plant Store adapter-fetch on @whatwg-node/server', runtime, against: WHATWG_BASELINE, command: [node, server('plant-store-whatwg.mjs')] },
+  { name: 'Hono + valibot on @hono/node-server', runtime, command: [node, server('hono-node.mjs')] },
+];
+
+/** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
 export const CONTENDERS = /** @satisfies {Contender[]} */ ([
-  { name: 'node:http hand-written (baseline)', runtime: 'Node 20', baseline: true, command: [node20, server('baseline-node.mjs')] },
-  { name: 'Plant Store adapter-node', runtime: 'Node 20', command: [node20, plantStoreNode] },
-  { name: 'Plant Store adapter-node, access log on', runtime: 'Node 20', command: [node20, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
-  { name: 'Fastify 5 + JSON schema', runtime: 'Node 20', command: [node20, server('fastify.mjs')] },
-  { name: WHATWG_BASELINE, runtime: 'Node 20', command: [node20, server('baseline-whatwg.mjs')] },
-  {
-    name: 'Plant Store adapter-fetch on @whatwg-node/server',
-    runtime: 'Node 20',
-    against: WHATWG_BASELINE,
-    command: [node20, server('plant-store-whatwg.mjs')],
-  },
-  { name: 'Hono + valibot on @hono/node-server', runtime: 'Node 20', command: [node20, server('hono-node.mjs')] },
-  { name: 'node:http hand-written (baseline)', runtime: 'Node 24', baseline: true, command: [node24, server('baseline-node.mjs')] },
-  { name: 'Plant Store adapter-node', runtime: 'Node 24', command: [node24, plantStoreNode] },
-  { name: 'Fastify 5 + JSON schema', runtime: 'Node 24', command: [node24, server('fastify.mjs')] },
-  { name: WHATWG_BASELINE, runtime: 'Node 24', command: [node24, server('baseline-whatwg.mjs')] },
-  {
-    name: 'Plant Store adapter-fetch on @whatwg-node/server',
-    runtime: 'Node 24',
-    against: WHATWG_BASELINE,
-    command: [node24, server('plant-store-whatwg.mjs')],
-  },
+  ...NODE_LINES.flatMap(([runtime, node]) => nodeContenders(runtime, node)),
+  { name: 'Plant Store adapter-node, access log on', runtime: 'Node 24', command: [node24, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
   ...sqliteRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
   ...postgresRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
-  { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', command: [bun, bunStandalone] },
+  { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', peer: ELYSIA, command: [bun, bunStandalone] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, server('plant-store-bun-serve.mjs')] },
   ...sqliteRows('Plant Store standalone (Bun.serve)', 'Bun', [bun, bunStandalone]),
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
+  { name: ELYSIA, runtime: 'Bun', command: [bun, server('elysia-bun.mjs')] },
   { name: 'raw Deno.serve (baseline)', runtime: 'Deno', baseline: true, command: [deno, ...denoRun, server('baseline-deno.mjs')] },
-  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', command: [deno, ...denoRun, server('plant-store-deno-serve.mjs')] },
+  { name: 'Plant Store adapter-fetch on Deno.serve', runtime: 'Deno', peer: HONO_DENO, command: [deno, ...denoRun, server('plant-store-deno-serve.mjs')] },
+  { name: HONO_DENO, runtime: 'Deno', command: [deno, ...denoRun, server('hono-deno.mjs')] },
   // The standalone Deno server runs node:http (Deno's), for the timeouts Deno.serve lacks: held to
   // the lean node:http server on Deno (BENCHMARKS.md, decision 1), it and its SQLite rows.
   { name: DENO_NODE_HTTP_BASELINE, runtime: 'Deno', command: [deno, ...denoRun, server('baseline-node.mjs')] },
@@ -160,8 +178,6 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
 /** @type {(runtime: string, command: [string, ...string[]], rows: [name: string, key: string, against?: string][]) => InProcessContender[]} */
 const inProcessRows = (runtime, command, rows) =>
   rows.map(([name, key, against]) => ({ runtime, name, command, key, ...(against === undefined ? {} : { against }) }));
-/** The hand-written contender that calls Plant Store's own checks (bench/servers/checks-logic.mjs). */
-const CHECKS_ROW = "hand-written with Plant Store's checks (the core's functions, none of its structure)";
 const NODE_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
   ['node:http hand-written (baseline)', 'node-baseline'],
   [CHECKS_ROW, 'node-checks', 'node-baseline'],
@@ -181,8 +197,7 @@ const FETCH_IN_PROCESS = /** @type {[string, string, string?][]} */ ([
 const inProcessScript = join(here, 'in-process.mjs');
 /** Every contender of the in-process table. */
 export const IN_PROCESS = [
-  ...inProcessRows('Node 20', [node20, inProcessScript], NODE_IN_PROCESS),
-  ...inProcessRows('Node 24', [node24, inProcessScript], NODE_IN_PROCESS),
+  ...NODE_LINES.flatMap(([runtime, node]) => inProcessRows(runtime, [node, inProcessScript], NODE_IN_PROCESS)),
   ...inProcessRows('Bun', [bun, inProcessScript], FETCH_IN_PROCESS),
   ...inProcessRows('Deno', [deno, ...denoRun, inProcessScript], FETCH_IN_PROCESS),
 ].filter(selected);
@@ -502,7 +517,7 @@ async function main() {
 function inProcessAlone() {
   const inProcess = inProcessTable();
   const file = join(root, 'BENCHMARKS.md');
-  const versions = Object.entries({ 'Node 20': node20, 'Node 24': node24, Bun: bun, Deno: deno })
+  const versions = Object.entries({ ...Object.fromEntries(NODE_LINES), Bun: bun, Deno: deno })
     .map(([name, binary]) => `${name} ${firstLine(execFileSync(binary, ['--version'], { encoding: 'utf8' }))}`)
     .join(', ');
   const section = renderInProcessSection(
@@ -585,6 +600,9 @@ async function measureAll() {
       ? eligible.find((other) => other.runtime === contender.runtime && sameCommand(other, contender) && !other.store && !other.env && !other.cpus)
       : undefined;
     const storeRatios = memory ? rounds.map((results) => measured(results, contender).rps / measured(results, memory).rps) : [];
+    // A Plant Store row against its peer on the same runtime, round by round.
+    const peer = contender.peer === undefined ? undefined : eligible.find((other) => other.runtime === contender.runtime && other.name === contender.peer);
+    const peerRatios = peer ? rounds.map((results) => measured(results, contender).rps / measured(results, peer).rps) : [];
     return {
       runtime: contender.runtime,
       name: contender.name,
@@ -604,21 +622,21 @@ async function measureAll() {
             storeRatioRange: range(storeRatios),
           }
         : {}),
+      ...(peer === undefined ? {} : { peer: peer.name, peerRatio: median(peerRatios), peerRatioRange: range(peerRatios) }),
       peakRssMiB: Math.max(...of('peakRss')) / 2 ** 20,
       non200: of('non200').reduce((a, b) => a + b, 0),
     };
   });
   const versions = {
-    'Node 20': execFileSync(node20, ['--version'], { encoding: 'utf8' }).trim(),
-    'Node 24': execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim(),
+    ...Object.fromEntries(NODE_LINES.map(([runtime, node]) => [runtime, execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()])),
     Bun: execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim(),
     Deno: firstLine(execFileSync(deno, ['--version'], { encoding: 'utf8' })),
     wrk: firstLine(spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout),
   };
   const inProcess = inProcessTable();
   const minutes = (Date.now() - started) / 60_000;
-  const micro = JSON.parse(execFileSync(node20, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
-  const memory = JSON.parse(execFileSync(node20, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
+  const micro = JSON.parse(execFileSync(node24, [join(here, 'micro.mjs')], { encoding: 'utf8', cwd: root }));
+  const memory = JSON.parse(execFileSync(node24, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', cwd: root }));
   const { markdown, svg } = renderReport({
     rows,
     versions,
