@@ -81,6 +81,40 @@ describe('createJwksCache', () => {
     expect(issuer.fetches).toBe(2);
   });
 
+  it('tells onKeys of each key set fetched, and of no failed fetch', async () => {
+    const told: string[][] = [];
+    const { issuer, clock, lookup } = await setUp({ onKeys: (jwks) => told.push(jwks.keys.map((key) => String(key.kid))) });
+    await lookup(header('a'), token);
+    await issuer.addKey('b');
+    clock.ms += 30_000;
+    await lookup(header('b'), token);
+    await issuer.stop();
+    clock.ms += 30_000;
+    await expect(lookup(header('c'), token)).rejects.toBeInstanceOf(KeysUnavailable);
+    expect(told).toEqual([['a'], ['a', 'b']]);
+  });
+
+  it('refetches in the background when refreshIfStale finds the keys past their age, as a lookup would', async () => {
+    const told: string[][] = [];
+    const { issuer, clock, lookup } = await setUp({ onKeys: (jwks) => told.push(jwks.keys.map((key) => String(key.kid))) });
+    await lookup(header('a'), token);
+    await issuer.addKey('b');
+    clock.ms += 600_000;
+    lookup.refreshIfStale();
+    lookup.refreshIfStale();
+    for (let tries = 0; told.length < 2; tries++) {
+      expect(tries, 'the keys were refetched').toBeLessThan(400);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(told).toEqual([['a'], ['a', 'b']]);
+    expect(issuer.fetches).toBe(2);
+    // Fresh again: no fetch until they age once more.
+    clock.ms += 599_999;
+    lookup.refreshIfStale();
+    await expect(lookup(header('b'), token)).resolves.toBeDefined();
+    expect(issuer.fetches).toBe(2);
+  });
+
   it('counts an answer that is not a JWKS as a failed fetch', async () => {
     const { issuer, reported } = await setUp();
     const lookup = createJwksCache({

@@ -15,12 +15,24 @@ export interface JwksCacheOptions {
   readonly now: () => number;
   /** Told of every failed fetch; the error names the URL, never a token. */
   readonly onError: (error: Error) => void;
+  /**
+   * Told of every key set fetched, as it replaces the last one and before any
+   * lookup can use it: whoever remembers what the last keys verified learns
+   * here which keys changed or left.
+   */
+  readonly onKeys?: ((jwks: JSONWebKeySet) => void) | undefined;
 }
 
 type LocalKeys = ReturnType<typeof createLocalJWKSet>;
 
 /** A key lookup for jose's `jwtVerify`, by the token's protected header; the key as jose's own JWKS lookup gives it. */
 export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => ReturnType<LocalKeys>;
+
+/** The {@link KeyLookup} of {@link createJwksCache}, and the age check a lookup makes, for a caller that answers without a lookup. */
+export type JwksCache = KeyLookup & {
+  /** Starts a background refetch when the keys are older than `maxAgeMs`, as every lookup does; never waits for it. */
+  readonly refreshIfStale: () => void;
+};
 
 /**
  * The keys of a JWKS URL, fetched when first needed and kept. A token whose
@@ -31,13 +43,14 @@ export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) 
  * are refetched in the background and used meanwhile; a failed fetch keeps
  * the last good keys. The lookup throws {@link KeysUnavailable} when it cannot
  * tell: no keys were ever fetched, or the kid is unknown and the last fetch failed.
+ * Each key set fetched goes to `onKeys` as it replaces the last.
  *
  * @example
  * const lookup = createJwksCache({ url, timeoutMs: 5000, cooldownMs: 30_000, maxAgeMs: 600_000, now: Date.now, onError: console.error });
  * await jwtVerify(token, lookup, { issuer, audience });
  */
-export function createJwksCache(options: JwksCacheOptions): KeyLookup {
-  const { url, timeoutMs, cooldownMs, maxAgeMs, now, onError } = options;
+export function createJwksCache(options: JwksCacheOptions): JwksCache {
+  const { url, timeoutMs, cooldownMs, maxAgeMs, now, onError, onKeys } = options;
   let keys: LocalKeys | undefined;
   let fetchedAt = 0;
   let attemptedAt = -Infinity;
@@ -62,6 +75,7 @@ export function createJwksCache(options: JwksCacheOptions): KeyLookup {
         keys = loaded;
         fetchedAt = now();
         lastFailed = false;
+        onKeys?.(loaded.jwks());
       },
       (error: unknown) => {
         lastFailed = true;
@@ -82,12 +96,16 @@ export function createJwksCache(options: JwksCacheOptions): KeyLookup {
 
   const unavailable = () => new KeysUnavailable(Math.max(1, Math.ceil((attemptedAt + cooldownMs - now()) / 1000)));
 
-  return async (header, token) => {
+  const refreshIfStale = () => {
+    if (keys !== undefined && now() - fetchedAt >= maxAgeMs) void fetchOrJoin();
+  };
+
+  const lookup: KeyLookup = async (header, token) => {
     if (keys === undefined) {
       await fetchOrJoin();
       if (keys === undefined) throw unavailable();
-    } else if (now() - fetchedAt >= maxAgeMs) {
-      void fetchOrJoin();
+    } else {
+      refreshIfStale();
     }
     try {
       return await keys(header, token);
@@ -101,4 +119,5 @@ export function createJwksCache(options: JwksCacheOptions): KeyLookup {
       return keys(header, token);
     }
   };
+  return Object.assign(lookup, { refreshIfStale });
 }
