@@ -1,7 +1,10 @@
-// Runs in vitest on Node: unit tests of jwt-authenticate.ts, with keys given (the JWKS cache has its own tests).
+// Runs in vitest on Node: unit tests of jwt-authenticate.ts, with keys given or served on 127.0.0.1 (the JWKS cache has its own tests).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthVerdict } from '@plant-store/core';
 import { jwtAuthenticate, type JwtAuthenticateOptions, type PublicJwk } from './jwt-authenticate.ts';
 
 const ISSUER = 'https://issuer.example/';
@@ -140,5 +143,262 @@ describe('jwtAuthenticate', () => {
       [{ keys: undefined, jwksUrl: 'file:///etc/jwks.json' }, /jwksUrl/],
     ];
     for (const [options, message] of cases) expect(() => verifier(options), message.source).toThrow(message);
+  });
+});
+
+const T0 = 1_800_000_000;
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+/** The verdict, and whether it was remembered: a remembered token is answered at once, without a promise. */
+async function ask(authenticate: ReturnType<typeof jwtAuthenticate>, token: string): Promise<{ verdict: AuthVerdict; remembered: boolean }> {
+  const answer = authenticate(token, noRequest);
+  return { verdict: await answer, remembered: !(answer instanceof Promise) };
+}
+
+/** A JWKS on 127.0.0.1 serving the keys the test puts in `keys`, and counting its fetches. */
+async function serveKeys() {
+  const served = { keys: [] as PublicJwk[], fetches: 0, url: '' };
+  const server = createServer((_request, response) => {
+    served.fetches++;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served.keys }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  served.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return served;
+}
+
+describe('jwtAuthenticate, remembering verified tokens', () => {
+  const claims = { iss: ISSUER, aud: AUDIENCE, exp: T0 + 60 };
+
+  it('answers a remembered token at once, as a verification does, until exp passes, to the second with the leeway', async () => {
+    const clock = { ms: T0 * 1000 };
+    const authenticate = verifier({ now: () => clock.ms, requiredScope: 'plants:write' });
+    const token = await sign({ ...claims, scope: 'plants:write' });
+    const noScope = await sign({ ...claims, scope: 'plants:read' });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    // A verified token without the scope keeps its refusal, the very object a verification gives.
+    const refusal = await authenticate(noScope, noRequest);
+    expect(refusal).toEqual({ refused: 'insufficient-scope', scope: 'plants:write' });
+    expect(authenticate(noScope, noRequest)).toBe(refusal);
+    // exp + leeway - 1 s, up to its last millisecond: accepted; exp + leeway: refused as a verification refuses it.
+    clock.ms = (T0 + 60 + TOLERANCE - 1) * 1000 + 999;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    clock.ms = (T0 + 60 + TOLERANCE) * 1000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: true });
+    expect(await verifier({ now: () => clock.ms, requiredScope: 'plants:write' })(token, noRequest)).toEqual({ refused: 'invalid-token' });
+    // Expired, it was forgotten: a clock set back verifies it again.
+    clock.ms = T0 * 1000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+  });
+
+  it('refuses a remembered token while its nbf is ahead, with the leeway, as a verification does', async () => {
+    const clock = { ms: (T0 + 10) * 1000 };
+    const authenticate = verifier({ now: () => clock.ms });
+    const token = await sign({ ...claims, nbf: T0 + 10 });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+    clock.ms = (T0 + 10 - TOLERANCE - 1) * 1000 + 999;
+    expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: true });
+    expect(await verifier({ now: () => clock.ms })(token, noRequest)).toEqual({ refused: 'invalid-token' });
+    clock.ms = (T0 + 10 - TOLERANCE) * 1000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+  });
+
+  it('never remembers a token that fails, nor lets one that shares a valid token’s prefix read its entry', async () => {
+    const authenticate = verifier({ now: () => T0 * 1000 });
+    const token = await sign(claims);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const other = (await sign({ ...claims, sub: 'admin' })).split('.')[1]!;
+    // Changed within the signature (not its last character, which may hold only padding bits).
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    const forged = [`${header}.${payload}.${flipped}`, `${header}.${other}.${signature}`, `${header}.${payload}.${signature.slice(0, -4)}`, `${token}A`];
+    for (const attempt of forged) expect(await ask(authenticate, attempt)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+    for (const attempt of forged) expect(await ask(authenticate, attempt)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+  });
+
+  it('remembers at most tokenCacheMaxEntries tokens, the oldest unused leaving first, and none with 0', async () => {
+    const authenticate = verifier({ now: () => T0 * 1000, tokenCacheMaxEntries: 2 });
+    const [one, two, three] = await Promise.all([1, 2, 3].map((n) => sign({ ...claims, sub: `user-${n}` })));
+    for (const token of [one!, two!, one!, three!]) await authenticate(token, noRequest);
+    // When three came, one (used since it came) was spared and two left.
+    expect((await ask(authenticate, three!)).remembered).toBe(true);
+    expect((await ask(authenticate, two!)).remembered).toBe(false);
+    // When two came back, three (just used) was spared and one, unused since it was spared, left.
+    expect((await ask(authenticate, one!)).remembered).toBe(false);
+    const never = verifier({ now: () => T0 * 1000, tokenCacheMaxEntries: 0 });
+    await never(one!, noRequest);
+    expect(await ask(never, one!)).toEqual({ verdict: true, remembered: false });
+    const tooSmall = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 199 });
+    await tooSmall(one!, noRequest);
+    expect(await ask(tooSmall, one!)).toEqual({ verdict: true, remembered: false });
+    const fits = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 200 });
+    await fits(one!, noRequest);
+    expect(await ask(fits, one!)).toEqual({ verdict: true, remembered: true });
+  });
+
+  it('refuses the bounds that cannot work when it is built', () => {
+    for (const [options, message] of [
+      [{ tokenCacheMaxEntries: -1 }, /tokenCacheMaxEntries/],
+      [{ tokenCacheMaxEntries: 1.5 }, /tokenCacheMaxEntries/],
+      [{ tokenCacheMaxBytes: Number.NaN }, /tokenCacheMaxBytes/],
+      [{ tokenCacheMaxBytes: '8MB' as never }, /tokenCacheMaxBytes/],
+    ] as const) {
+      expect(() => verifier(options), message.source).toThrow(message);
+    }
+  });
+
+  it('forgets a token once its key leaves the issuer’s keys, or is replaced under its kid', async () => {
+    const served = await serveKeys();
+    const other = await generateKeyPair('ES256', { extractable: true });
+    served.keys = [publicJwk, rsa.publicJwk];
+    const options = { keys: undefined, jwksUrl: served.url, jwksCooldownSeconds: 0, now: () => T0 * 1000 };
+    const authenticate = verifier(options);
+    const token = await sign(claims);
+    const rsaSigned = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rsa.privateKey);
+    const otherEs = { ...(await exportJWK(other.publicKey)), kid: 'es', alg: 'ES256' } as PublicJwk;
+    // A token of a kid the keys lack makes the verifier fetch them again (no cooldown here).
+    let unknownKids = 0;
+    const refetch = async () => expect(await authenticate(await sign(claims, `unknown-${unknownKids++}`), noRequest)).toEqual({ refused: 'invalid-token' });
+    await authenticate(token, noRequest);
+    await authenticate(rsaSigned, noRequest);
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    // Another key takes the kid es: the token is not accepted through its memory.
+    served.keys = [otherEs, rsa.publicJwk];
+    await refetch();
+    expect(served.fetches).toBe(2);
+    expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
+    expect(await ask(authenticate, rsaSigned)).toEqual({ verdict: true, remembered: true });
+    // The first es key is back, and its token verified and remembered again.
+    served.keys = [publicJwk, rsa.publicJwk];
+    await refetch();
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    // The issuer drops es: its token is forgotten, the others stay.
+    served.keys = [rsa.publicJwk];
+    await refetch();
+    expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
+    expect(await ask(authenticate, rsaSigned)).toEqual({ verdict: true, remembered: true });
+  });
+
+  it('refetches keys past their age for a remembered token too, and forgets it when its key has left', async () => {
+    const served = await serveKeys();
+    served.keys = [publicJwk];
+    const clock = { ms: T0 * 1000 };
+    const authenticate = verifier({ keys: undefined, jwksUrl: served.url, jwksMaxAgeSeconds: 60, now: () => clock.ms });
+    const token = await sign(claims);
+    await authenticate(token, noRequest);
+    served.keys = [rsa.publicJwk];
+    clock.ms += 59_000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    expect(served.fetches).toBe(1);
+    // Past the age a lookup starts a fetch in the background and answers with the keys it has; so does the memory.
+    clock.ms += 1000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    let answer = await ask(authenticate, token);
+    for (let tries = 0; answer.verdict === true; tries++) {
+      expect(tries, 'the background fetch replaced the keys').toBeLessThan(500);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      answer = await ask(authenticate, token);
+    }
+    expect(answer.verdict).toEqual({ refused: 'invalid-token' });
+    expect(served.fetches).toBe(2);
+  });
+
+  it('answers any sequence of tokens, clocks and key sets exactly as a verifier that remembers nothing', async () => {
+    const served = await serveKeys();
+    const pairs = await Promise.all([0, 1, 2, 3].map(() => generateKeyPair('ES256', { extractable: true })));
+    const kids = ['a', 'a', 'b', undefined];
+    const jwks = await Promise.all(
+      pairs.map(
+        async ({ publicKey }, index) =>
+          ({ ...(await exportJWK(publicKey)), alg: 'ES256', ...(kids[index] === undefined ? {} : { kid: kids[index] }) }) as PublicJwk,
+      ),
+    );
+    const signWith = (index: number, payload: JWTPayload, withKid = true) => {
+      const kid = withKid ? kids[index] : undefined;
+      return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', ...(kid === undefined ? {} : { kid }) }).sign(pairs[index]!.privateKey);
+    };
+    const early = { iss: ISSUER, aud: AUDIENCE, exp: T0 + 60, scope: 'plants:write' };
+    const late = { iss: ISSUER, aud: AUDIENCE, exp: T0 + 120, nbf: T0 + 40, scope: 'openid' };
+    const tokens: string[] = [];
+    for (const index of [0, 1, 2, 3]) tokens.push(await signWith(index, early), await signWith(index, late));
+    const [header, , signature] = tokens[0]!.split('.');
+    tokens.push(
+      await signWith(0, early, false),
+      await signWith(0, { ...early, aud: 'https://other.example' }),
+      `${header}.${tokens[1]!.split('.')[1]}.${signature}`,
+      `${tokens[0]!.slice(0, -20)}${tokens[2]!.slice(-20)}`,
+    );
+    // The seconds where exp or nbf flips the verdict, with each leeway tried.
+    const edges = [0, 5, 30].flatMap((leeway) => [60 + leeway, 120 + leeway, 40 - leeway].flatMap((at) => [T0 + at - 1, T0 + at]));
+    // Mostly what an issuer publishes (one key per kid), sometimes any set at all.
+    const published = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom<number[]>([0, 2], [1, 2], [0], [3]) },
+      { weight: 2, arbitrary: fc.subarray([0, 1, 2, 3]) },
+    );
+    const event = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          token: fc.nat({ max: 2 }),
+          at: fc.oneof(fc.integer({ min: T0 - 40, max: T0 + 160 }), fc.constantFrom(...edges)),
+          millis: fc.constantFrom(0, 999),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ publish: published }) },
+    );
+    let remembered = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        published,
+        // A few tokens a run, so that they come back.
+        fc.uniqueArray(fc.nat({ max: tokens.length - 1 }), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom(0, 5, 30),
+        fc.boolean(),
+        fc.array(event, { minLength: 15, maxLength: 40 }),
+        async (initial, chosen, leeway, scoped, events) => {
+          served.keys = initial.map((index) => jwks[index]!);
+          const clock = { ms: T0 * 1000 };
+          // No background fetches (their timing would differ): keys change only when a token's kid is unknown.
+          const options = {
+            keys: undefined,
+            jwksUrl: served.url,
+            jwksCooldownSeconds: 0,
+            jwksMaxAgeSeconds: 1e7,
+            clockToleranceSeconds: leeway,
+            now: () => clock.ms,
+            ...(scoped ? { requiredScope: 'plants:write' } : {}),
+          };
+          const cached = verifier(options);
+          const fresh = verifier({ ...options, tokenCacheMaxEntries: 0 });
+          for (const step of events) {
+            if ('publish' in step) {
+              served.keys = step.publish.map((index) => jwks[index]!);
+              continue;
+            }
+            clock.ms = step.at * 1000 + step.millis;
+            const token = tokens[chosen[step.token]!]!;
+            const answer = await ask(cached, token);
+            if (answer.remembered) remembered++;
+            expect(answer.verdict).toEqual(await fresh(token, noRequest));
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+    // The property held with the memory in use, not around it.
+    expect(remembered).toBeGreaterThan(150);
   });
 });

@@ -1,7 +1,8 @@
 // Runs anywhere with WebCrypto and WHATWG fetch (Node 20+, Bun, Deno, workerd): the JWT verifier.
 import type { Authenticate, AuthRefusal, AuthVerdict } from '@plant-store/core';
 import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { createJwksCache, type KeyLookup } from './create-jwks-cache.ts';
+import { createJwksCache, type JwksCache } from './create-jwks-cache.ts';
+import { createVerifiedTokenCache, ENTRY_OVERHEAD_BYTES, type VerifiedTokenCache } from './create-verified-token-cache.ts';
 import { isJwtAlgorithm, JWT_ALGORITHMS, type JwtAlgorithm } from './jwt-algorithms.ts';
 import { KeysUnavailable } from './keys-unavailable.ts';
 import { readScopes } from './read-scopes.ts';
@@ -33,6 +34,23 @@ export interface JwtAuthenticateOptions {
   readonly jwksMaxAgeSeconds?: number | undefined;
   /** Told when the keys cannot be fetched (the error names the URL, never a token); default `console.error`. */
   readonly onKeysError?: ((error: Error) => void) | undefined;
+  /**
+   * Most verified tokens remembered, so that a token seen again is answered
+   * without checking its signature again; default 10 000, 0 turns remembering
+   * off. A remembered token is still refused once its `exp` passes or while
+   * its `nbf` is ahead (with `clockToleranceSeconds`), and forgotten when the
+   * key that verified it changes or leaves the issuer's keys; a token that
+   * fails verification is never remembered. Each one is charged its length
+   * plus 200 bytes against `tokenCacheMaxBytes`. When full, the oldest token
+   * leaves, unless it was used since it came or was last spared (second chance).
+   */
+  readonly tokenCacheMaxEntries?: number | undefined;
+  /**
+   * Most bytes the remembered tokens take, each charged its length (a JWT is
+   * ASCII) plus 200 bytes; default 8 MiB (8 388 608): 10 000 tokens of up to
+   * 638 characters, or about 6 850 of 1 KB. 0 turns remembering off.
+   */
+  readonly tokenCacheMaxBytes?: number | undefined;
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -41,6 +59,10 @@ const INVALID_TOKEN: AuthRefusal = Object.freeze({ refused: 'invalid-token' });
 // RFC 6750 §3 scope-token: printable ASCII but space, `"` and `\`.
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+const DEFAULT_TOKEN_CACHE_MAX_ENTRIES = 10_000;
+const DEFAULT_TOKEN_CACHE_MAX_BYTES = 8 * 1024 * 1024;
+// The largest time value a Date holds (ECMA-262 TimeClip): jose throws for a clock beyond it, and the memory leaves such a clock to jose.
+const MAX_DATE_MS = 8.64e15;
 
 /**
  * An `authenticate` for the handler that accepts JWTs signed by an identity
@@ -51,7 +73,9 @@ const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
  * any of these is refused with 401 (1101), without saying which; a missing
  * scope is 403 (1103); keys that cannot be fetched, with none cached, 503
  * (1104) with `Retry-After`. Nothing of a token is logged. The verifier
- * tells the served document `bearerFormat: JWT`.
+ * tells the served document `bearerFormat: JWT`. Verified tokens are
+ * remembered (`tokenCacheMaxEntries`, `tokenCacheMaxBytes`): one seen again
+ * gets the same answer, synchronously, without a signature check.
  *
  * @throws TypeError at construction for options that cannot work (no issuer
  *   or audience, both or neither of `jwksUrl` and `keys`, a symmetric or
@@ -85,25 +109,50 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
     fail('`requiredScope` must be scope names (printable ASCII, no `"` or `\\`), space-separated');
   }
   const now = options.now ?? Date.now;
-  const lookup = keyLookup(options, now, fail);
+  const cache = tokenCache(options, clockTolerance, fail);
+  const lookup = keyLookup(options, now, fail, cache);
   const verifyOptions = { issuer: options.issuer, audience: [...audience], algorithms: [...algorithms], clockTolerance, requiredClaims: ['exp'] };
   const insufficientScope: AuthRefusal = Object.freeze({ refused: 'insufficient-scope', scope: required.join(' ') });
+  // A verification would have looked a key up, and so noticed keys past their age: a remembered token does the same.
+  const keepKeysFresh = 'refreshIfStale' in lookup ? lookup.refreshIfStale : () => {};
 
-  const authenticate = async (token: string): Promise<AuthVerdict> => {
+  const verify = async (token: string, at: number): Promise<AuthVerdict> => {
+    const generation = cache?.generation ?? 0;
     let payload: JWTPayload;
+    let kid: unknown;
     try {
-      ({ payload } = await jwtVerify(token, lookup, { ...verifyOptions, currentDate: new Date(now()) }));
+      ({
+        payload,
+        protectedHeader: { kid },
+      } = await jwtVerify(token, lookup, { ...verifyOptions, currentDate: new Date(at) }));
     } catch (error) {
       if (error instanceof KeysUnavailable) return { refused: 'unavailable', retryAfterSeconds: error.retryAfterSeconds };
       // Every way a token can be wrong is a JOSEError; anything else is a fault of this server (500).
       if (error instanceof errors.JOSEError) return INVALID_TOKEN;
       throw error;
     }
+    let verdict: true | AuthRefusal = true;
     if (required.length > 0) {
       const granted = readScopes(payload);
-      if (!required.every((scope) => granted.has(scope))) return insufficientScope;
+      if (!required.every((scope) => granted.has(scope))) verdict = insufficientScope;
     }
-    return true;
+    // jose has checked both: exp a number (required), nbf a number or absent.
+    cache?.remember(token, { verdict, exp: payload.exp!, nbf: payload.nbf, kid: typeof kid === 'string' ? kid : undefined }, generation);
+    return verdict;
+  };
+
+  const authenticate = (token: string): AuthVerdict | Promise<AuthVerdict> => {
+    const at = now();
+    if (cache !== undefined) {
+      // jose reads the clock through a Date, in whole seconds; a clock a Date cannot hold is left to jose.
+      const ms = Math.trunc(at);
+      const remembered = Math.abs(ms) <= MAX_DATE_MS ? cache.read(token, Math.floor(ms / 1000)) : undefined;
+      if (remembered !== undefined) {
+        keepKeysFresh();
+        return remembered === false ? INVALID_TOKEN : remembered;
+      }
+    }
+    return verify(token, at);
   };
   return Object.assign(authenticate, {
     describes: Object.freeze({
@@ -116,7 +165,29 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
   });
 }
 
-function keyLookup(options: JwtAuthenticateOptions, now: () => number, fail: (message: string) => never): KeyLookup | ReturnType<typeof createLocalJWKSet> {
+/** The memory of verified tokens the options ask for; undefined when they turn it off. */
+function tokenCache(
+  options: JwtAuthenticateOptions,
+  clockToleranceSeconds: number,
+  fail: (message: string) => never,
+): VerifiedTokenCache<true | AuthRefusal> | undefined {
+  const bound = (name: 'tokenCacheMaxEntries' | 'tokenCacheMaxBytes', fallback: number) => {
+    const value = options[name] ?? fallback;
+    if (!Number.isSafeInteger(value) || value < 0) fail(`\`${name}\` must be a whole number, 0 or more (0 turns remembering tokens off)`);
+    return value;
+  };
+  const maxEntries = bound('tokenCacheMaxEntries', DEFAULT_TOKEN_CACHE_MAX_ENTRIES);
+  const maxBytes = bound('tokenCacheMaxBytes', DEFAULT_TOKEN_CACHE_MAX_BYTES);
+  if (maxEntries === 0 || maxBytes <= ENTRY_OVERHEAD_BYTES) return undefined;
+  return createVerifiedTokenCache({ maxEntries, maxBytes, clockToleranceSeconds });
+}
+
+function keyLookup(
+  options: JwtAuthenticateOptions,
+  now: () => number,
+  fail: (message: string) => never,
+  cache: VerifiedTokenCache<unknown> | undefined,
+): JwksCache | ReturnType<typeof createLocalJWKSet> {
   if ((options.jwksUrl === undefined) === (options.keys === undefined)) fail('give exactly one of `jwksUrl` and `keys`');
   if (options.keys !== undefined) {
     if (!Array.isArray(options.keys) || options.keys.length === 0) fail('`keys` must be a non-empty list of public JWKs');
@@ -148,5 +219,6 @@ function keyLookup(options: JwtAuthenticateOptions, now: () => number, fail: (me
     maxAgeMs: seconds('jwksMaxAgeSeconds', 600),
     now,
     onError: options.onKeysError ?? ((error) => console.error(`plant-store: ${error.message}`)),
+    onKeys: cache === undefined ? undefined : (jwks) => cache.keysReplaced(jwks),
   });
 }
