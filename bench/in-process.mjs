@@ -37,6 +37,38 @@ const handlerOptions = () => ({ store: createMemoryStore(BENCH_STORE_BOUNDS), au
 /** The bearer token the requests carry: the static token, or the JWT of the contender that verifies JWTs. */
 let bearer = token;
 
+/**
+ * Plant Store's Node adapter verifying an RS256 JWT with `jwtAuthenticate`, given `options` (the
+ * cache of verified tokens at its defaults, or off); the requests carry that JWT.
+ * @param {{ tokenCacheMaxEntries?: number }} options
+ * @returns {Promise<import('node:http').Server>}
+ */
+async function jwtContender(options) {
+  const [{ createNodeHandler }, { jwtAuthenticate }, jose] = await Promise.all([
+    import('@plant-store/adapter-node'),
+    import('@plant-store/auth-jwt'),
+    import('jose'),
+  ]);
+  const { publicKey, privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
+  const issuer = 'https://issuer.example/';
+  const audience = 'https://plants.example';
+  const publicJwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
+  bearer = await new jose.SignJWT({ scope: 'plants:write' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setExpirationTime('2h')
+    .sign(privateKey);
+  const authenticate = jwtAuthenticate({
+    issuer,
+    audience,
+    keys: [/** @type {import('@plant-store/auth-jwt').PublicJwk} */ (publicJwk)],
+    requiredScope: 'plants:write',
+    ...options,
+  });
+  return listening(createServer(createNodeHandler({ ...handlerOptions(), authenticate })));
+}
+
 /** The contenders on Node's HTTP server: each resolves to a listening server. */
 const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:http').Server>>} */ ({
   'node-baseline': () => listening(createServer(leanNodeListener())),
@@ -46,32 +78,12 @@ const NODE_CONTENDERS = /** @type {Record<string, () => Promise<import('node:htt
     const { createNodeHandler } = await import('@plant-store/adapter-node');
     return listening(createServer(createNodeHandler(handlerOptions())));
   },
-  // A JWT verified on every request (RS256, as identity providers sign by default) with its key
-  // already cached: what JWTs cost beside the static token above.
-  'node-plant-store-jwt': async () => {
-    const [{ createNodeHandler }, { jwtAuthenticate }, jose] = await Promise.all([
-      import('@plant-store/adapter-node'),
-      import('@plant-store/auth-jwt'),
-      import('jose'),
-    ]);
-    const { publicKey, privateKey } = await jose.generateKeyPair('RS256', { extractable: true });
-    const issuer = 'https://issuer.example/';
-    const audience = 'https://plants.example';
-    const publicJwk = { ...(await jose.exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
-    bearer = await new jose.SignJWT({ scope: 'plants:write' })
-      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setExpirationTime('2h')
-      .sign(privateKey);
-    const authenticate = jwtAuthenticate({
-      issuer,
-      audience,
-      keys: [/** @type {import('@plant-store/auth-jwt').PublicJwk} */ (publicJwk)],
-      requiredScope: 'plants:write',
-    });
-    return listening(createServer(createNodeHandler({ ...handlerOptions(), authenticate })));
-  },
+  // A JWT (RS256, as identity providers sign by default), its key already cached, the same token on
+  // every request: after the first, the verifier's cache of verified tokens answers (what a client
+  // that reuses its access token costs beside the static token above).
+  'node-plant-store-jwt': () => jwtContender({}),
+  // The same with the cache of verified tokens off: a signature verified on every request.
+  'node-plant-store-jwt-verify-each': () => jwtContender({ tokenCacheMaxEntries: 0 }),
   // The overload gate at its defaults, and a per-token rate limit never reached: what each costs when on.
   'node-plant-store-overload': async () => {
     const { createNodeHandler } = await import('@plant-store/adapter-node');
