@@ -203,13 +203,50 @@ const jsonishBody = fc
     return new Uint8Array([...Array.from({ length: boms * 3 }, (_, i) => [0xef, 0xbb, 0xbf][i % 3]!), ...encoder.encode(text)]);
   });
 
+/** Another member's key and value: scalars of every form, valid and not, and values that are not scalars. */
+const otherMember = fc.tuple(
+  fc.constantFrom('"owner"', '"x"', '""', '"__proto__"', '"a b"', '"\u00e9"', '"\\u00e9"', '"x\\n"', '"x\u0001"', 'x', '"x'),
+  fc.oneof(
+    fc.stringMatching(/^-?(0|[1-9]\d{0,3})?(\.\d{0,2})?([eE][+-]?\d{0,2})?$/),
+    fc.constantFrom(
+      'true',
+      'false',
+      'null',
+      'tru',
+      'nul',
+      'fals',
+      'True',
+      '+1',
+      '01',
+      '-01',
+      '1.',
+      '.5',
+      '1e',
+      '1e+',
+      '1e.5',
+      '1.e5',
+      '1ee5',
+      '1e5.5',
+      '0x1',
+      '1-2',
+      '-',
+      'NaN',
+      '{}',
+      '[]',
+      '[1]',
+      '{"a":1}',
+    ),
+    stringLiteral,
+  ),
+);
+
 /** A body close to the common one: id and name, perhaps a tag, in any order, perhaps a member repeated or another added, with values of every kind. */
 const nearPlant = fc
   .record({
     id: idLiteral,
     name: fc.oneof({ weight: 3, arbitrary: anyString().map((s) => JSON.stringify(s)) }, stringLiteral),
     tag: fc.option(stringLiteral, { nil: undefined }),
-    extra: fc.option(member, { nil: undefined, freq: 3 }),
+    extra: fc.option(fc.oneof(member, otherMember, otherMember), { nil: undefined, freq: 3 }),
     order: fc.nat(),
     spaces: fc.array(space, { minLength: 6, maxLength: 6 }),
     boms: fc.constantFrom(0, 0, 0, 1, 2),

@@ -50,6 +50,14 @@ describe('readCommonPlant', () => {
     });
   });
 
+  it('reads over other members whose key and value are ASCII scalars without escapes, as the schema drops them', () => {
+    expect(read('{"owner":"kim","id":1,"x":null,"y":true,"z":false,"w":-0.5e+3,"v":0,"u":1E-2,"name":"n","":"","__proto__":7}')).toStrictEqual({
+      id: 1n,
+      name: 'n',
+    });
+    expect(read('{\n  "id": 10000000000,\n  "name": "Monstera",\n  "owner": "kim"\n}\n')).toStrictEqual({ id: 10000000000n, name: 'Monstera' });
+  });
+
   it('reads ids exactly at the edges: 15 and 16 digits, 2^53, the int64 bounds, -0', () => {
     for (const id of [
       '0',
@@ -67,7 +75,26 @@ describe('readCommonPlant', () => {
 
   it('leaves every other text to the full path: other keys, repeated keys, escapes, other ids, other values, not JSON', () => {
     for (const text of [
-      '{"id":1,"name":"n","owner":"x"}',
+      '{"id":1,"name":"n","x":{}}',
+      '{"id":1,"name":"n","x":[]}',
+      '{"id":1,"name":"n","x":"\u00e9"}',
+      '{"id":1,"name":"n","\u00e9":1}',
+      '{"id":1,"name":"n","x\\n":1}',
+      '{"id":1,"name":"n","x":"\\n"}',
+      '{"id":1,"name":"n","x":"\u0001"}',
+      '{"id":1,"name":"n","x":01}',
+      '{"id":1,"name":"n","x":1.}',
+      '{"id":1,"name":"n","x":.5}',
+      '{"id":1,"name":"n","x":1e}',
+      '{"id":1,"name":"n","x":1e+}',
+      '{"id":1,"name":"n","x":+1}',
+      '{"id":1,"name":"n","x":-}',
+      '{"id":1,"name":"n","x":tru}',
+      '{"id":1,"name":"n","x":nul}',
+      '{"id":1,"name":"n","x":True}',
+      '{"id":1,"name":"n","x"}',
+      '{"id":1,"name":"n","x":}',
+      '{"id":1,"name":"n",x:1}',
       '{"id":1,"id":2,"name":"n"}',
       '{"id":1,"name":"n","name":"m"}',
       '{"\\u0069d":1,"name":"n"}',

@@ -28,7 +28,8 @@ const INT64_DIGITS = 19;
  * members are `id`, `name` and optionally `tag`, each once, in any order,
  * with JSON whitespace anywhere between tokens, the id a plain integer
  * literal in the int64 range (no fraction, no exponent) and the strings
- * without escapes. Returns the plant, exactly what the full path
+ * without escapes, and perhaps other members whose key and value (a string,
+ * a number, true, false or null) are ASCII without escapes. Returns the plant, exactly what the full path
  * (`JSON.parse`, the exact id, `NewPlantSchema`) makes of the same
  * body, or `undefined` for any other body, valid or not, which that path
  * then reads, so that every failure and every other body is answered there.
@@ -60,12 +61,25 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
   i = skipWhitespace(bytes, i + 1);
   for (;;) {
     const field = fieldAt(bytes, i);
-    // Another key, or one met before (the last would win), is the full path's to read.
-    if (field === 0 || (seen & field) !== 0) return undefined;
+    // A member met before, where the last would win, is the full path's to read.
+    if ((seen & field) !== 0) return undefined;
     seen |= field;
-    i = skipWhitespace(bytes, i + (field === ID ? 4 : field === NAME ? 6 : 5));
-    if (bytes[i] !== COLON) return undefined;
-    i = skipWhitespace(bytes, i + 1);
+    if (field === 0) {
+      // Another member, which the schema drops: read over when its key and its value (a
+      // string, a number, true, false or null) are ASCII without escapes, so that no text
+      // position moves; else the full path's to read.
+      const keyEnd = asciiStringEnd(bytes, i);
+      if (keyEnd < 0) return undefined;
+      i = skipWhitespace(bytes, keyEnd);
+      if (bytes[i] !== COLON) return undefined;
+      i = skipWhitespace(bytes, i + 1);
+      i = bytes[i] === QUOTE ? asciiStringEnd(bytes, i) : literalEnd(bytes, i);
+      if (i < 0) return undefined;
+    } else {
+      i = skipWhitespace(bytes, i + (field === ID ? 4 : field === NAME ? 6 : 5));
+      if (bytes[i] !== COLON) return undefined;
+      i = skipWhitespace(bytes, i + 1);
+    }
     if (field === ID) {
       const start = i;
       if (bytes[i] === MINUS) i++;
@@ -81,7 +95,7 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
         idStart = start - shift;
         idEnd = i - shift;
       }
-    } else {
+    } else if (field !== 0) {
       if (bytes[i] !== QUOTE) return undefined;
       const start = i + 1;
       const startShift = shift;
@@ -111,7 +125,7 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
     if (c !== CLOSE_BRACE || skipWhitespace(bytes, i + 1) !== length) return undefined;
     break;
   }
-  if (seen !== (ID | NAME) && seen !== (ID | NAME | TAG)) return undefined;
+  if ((seen & (ID | NAME)) !== (ID | NAME)) return undefined;
   let id: bigint;
   if (idEnd === 0) id = BigInt(idValue);
   else {
@@ -131,6 +145,39 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
  */
 function stringAt(text: string, start: number, end: number): string {
   return JSON.parse(text.slice(start - 1, end + 1)) as string;
+}
+
+/** Just past the string at `i` when it is ASCII without escapes, else -1. */
+function asciiStringEnd(bytes: Uint8Array, i: number): number {
+  if (bytes[i] !== QUOTE) return -1;
+  for (let c = bytes[++i]!; c !== QUOTE; c = bytes[++i]!) if (!(c >= SPACE && c < 0x80) || c === BACKSLASH) return -1;
+  return i + 1;
+}
+
+/** Just past the JSON number, true, false or null at `i`, else -1. */
+function literalEnd(bytes: Uint8Array, i: number): number {
+  const c = bytes[i];
+  if (c === 0x74) return bytes[i + 1] === 0x72 && bytes[i + 2] === 0x75 && bytes[i + 3] === 0x65 ? i + 4 : -1;
+  if (c === 0x66) return bytes[i + 1] === 0x61 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x73 && bytes[i + 4] === 0x65 ? i + 5 : -1;
+  if (c === 0x6e) return bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x6c ? i + 4 : -1;
+  if (c === MINUS) i++;
+  if (bytes[i] === ZERO) i++;
+  else if (isDigit(bytes[i])) while (isDigit(bytes[++i]));
+  else return -1;
+  if (bytes[i] === 0x2e) {
+    if (!isDigit(bytes[++i])) return -1;
+    while (isDigit(bytes[++i]));
+  }
+  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+    if (bytes[++i] === 0x2b || bytes[i] === MINUS) i++;
+    if (!isDigit(bytes[i])) return -1;
+    while (isDigit(bytes[++i]));
+  }
+  return i;
+}
+
+function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= ZERO && c <= NINE;
 }
 
 /** Which of the three keys the quoted key at `i` spells without escapes, or 0. */
