@@ -31,9 +31,10 @@ const INEXACT_NUMBER = /[:,[]\s*-?(?:\d+[.eE]|\d{16})/;
  * (1002), required fields (1003), field types and ranges (1004).
  *
  * The id is exact over the whole int64 range. The common body (`id`, `name`
- * and `tag` once each, no escapes, a plain integer id) is read by hand
- * ({@link readCommonPlant}); any other body costs one `JSON.parse`, and only
- * bodies that might hold an inexact number pay for reading the id's digits.
+ * and `tag` once each, no escapes, a plain integer id, other members only of
+ * ASCII scalars) is read by hand ({@link readCommonPlant}); any other body
+ * costs one `JSON.parse`, and only bodies that might hold an inexact number
+ * pay for reading the id's digits.
  */
 export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
   let text = lenient.decode(bytes);
@@ -45,6 +46,8 @@ export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
       return fail('invalid-json', describeUtf8Error(bytes));
     }
   }
+  // By hand, a create costs 556 ns against 702 through JSON.parse and the schema on Node 24,
+  // 219 against 326 on Bun 1.4, 570 against 707 on Deno 2.9 (bench/parse-new-plant.mjs).
   const plant = readCommonPlant(bytes, text);
   return plant === undefined ? parseNewPlantText(text) : { ok: true, value: plant };
 }

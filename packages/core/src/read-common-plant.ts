@@ -29,10 +29,11 @@ const INT64_DIGITS = 19;
  * with JSON whitespace anywhere between tokens, the id a plain integer
  * literal in the int64 range (no fraction, no exponent) and the strings
  * without escapes, and perhaps other members whose key and value (a string,
- * a number, true, false or null) are ASCII without escapes. Returns the plant, exactly what the full path
- * (`JSON.parse`, the exact id, `NewPlantSchema`) makes of the same
- * body, or `undefined` for any other body, valid or not, which that path
- * then reads, so that every failure and every other body is answered there.
+ * a number, true, false or null) are ASCII without escapes. Returns the
+ * plant, exactly what the full path (`JSON.parse`, the exact id,
+ * `NewPlantSchema`) makes of the same body, or `undefined` for any other
+ * body, valid or not, which that path then reads, so that every failure and
+ * every other body is answered there.
  *
  * `bytes` must be well-formed UTF-8 and `text` their decoding, a leading BOM
  * dropped. The structure is read from the bytes (a typed array is cheaper to
