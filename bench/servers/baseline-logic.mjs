@@ -104,3 +104,16 @@ export function createPlantLogic(token) {
 export const port = Number(process.env.PORT ?? 0);
 export const host = process.env.HOST ?? '127.0.0.1';
 export const token = process.env.PLANT_STORE_TOKENS ?? 'bench-token';
+
+/**
+ * Whether a presented bearer token is {@link token}, compared as the baselines
+ * compare it: its length, then a constant-time XOR loop over its characters.
+ * For the peers' own hooks (Fastify, Elysia), which hand over the token alone.
+ * @param {string} presented
+ */
+export function acceptedToken(presented) {
+  if (presented.length !== token.length) return false;
+  let difference = 0;
+  for (let i = 0; i < token.length; i++) difference |= presented.charCodeAt(i) ^ token.charCodeAt(i);
+  return difference === 0;
+}
