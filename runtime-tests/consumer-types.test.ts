@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit, temporaryDirectories } from './runtimes.ts';
+import { installTarballs, packPublishable, PUBLISHABLE, requireBuilt } from './support/publishable.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,14 +33,6 @@ const COMPILERS: readonly Compiler[] = ['typescript', 'typescript6', 'typescript
 
 /** TypeScript 7, the native compiler. */
 const NATIVE = COMPILERS.filter(({ major }) => major === 7);
-
-/** Every package under packages/ that is not private, as npm would publish it. */
-const packages = readdirSync(join(root, 'packages'))
-  .map((name) => join(root, 'packages', name))
-  .filter((dir) => existsSync(join(dir, 'package.json')))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; private?: boolean } }))
-  .filter(({ manifest }) => manifest.private !== true)
-  .map(({ dir, manifest }) => ({ name: manifest.name, dir }));
 
 /**
  * Type packages and peers the consumer takes from the workspace (the versions the tests run),
@@ -271,17 +264,8 @@ function expectClean(label: string, checked: Checked): void {
   if (checked.diagnostics.length === 0) expect(checked.code, `${label} exited without diagnostics:\n${checked.output}`).toBe(0);
 }
 
-/**
- * The test run's environment without the `npm_*` settings a package manager running it passes
- * down: pnpm and npm reach the registry as they would for a user (its certificates included).
- */
-function cleanEnv(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-}
-
 beforeAll(async () => {
-  const unbuilt = packages.filter(({ dir }) => !existsSync(join(dir, 'dist'))).map(({ name }) => name);
-  if (unbuilt.length > 0) throw new Error(`not built: ${unbuilt.join(', ')}; run \`npx --yes pnpm@10.34.9 build\` first`);
+  requireBuilt();
   // The documentation's projects need no install: checked while pnpm and npm mostly wait.
   for (const compiler of COMPILERS) queueProjects(compiler, documentationProjects);
   const work = temporaryDirectory();
@@ -290,31 +274,14 @@ beforeAll(async () => {
   mkdirSync(packs);
   mkdirSync(project);
   const started = performance.now();
-  const filters = packages.flatMap(({ name }) => ['--filter', name]);
-  const packed = await runToExit('npx', ['--yes', 'pnpm@10.34.9', '-r', ...filters, 'pack', '--pack-destination', packs, '--json'], {
-    cwd: root,
-    env: cleanEnv(),
-    killAfterMs: 60_000,
-  });
-  if (packed.code !== 0) throw new Error(`pnpm pack exited with ${packed.code}:\n${packed.stdout}\n${packed.stderr}`);
-  const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map(({ filename }) => filename);
-  writeFileSync(
-    join(project, 'package.json'),
-    `${JSON.stringify({ name: 'plant-store-consumer-types', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
-  );
-  const installed = await runToExit('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--legacy-peer-deps', ...tarballs], {
-    cwd: project,
-    env: cleanEnv(),
-    killAfterMs: 120_000,
-  });
-  if (installed.code !== 0) throw new Error(`npm install exited with ${installed.code}:\n${installed.stdout}\n${installed.stderr}`);
+  await installTarballs(project, 'plant-store-consumer-types', (await packPublishable(packs)).values(), ['--legacy-peer-deps']);
   seconds.set('pack and install', (performance.now() - started) / 1000);
   for (const name of LINKED) {
     mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true });
     symlinkSync(realpathSync(join(root, 'node_modules', name)), join(project, 'node_modules', name));
   }
 
-  for (const { name } of packages) {
+  for (const { name } of PUBLISHABLE) {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
       exports: Record<string, string | Record<string, unknown>>;
     };
@@ -353,7 +320,7 @@ afterAll(() => {
 describe('the published types, installed from the tarballs', () => {
   it('are checked with TypeScript 5, 6 and 7, every entry point of every package', () => {
     expect(COMPILERS.map(({ major }) => major)).toEqual([5, 6, 7]);
-    expect(entries.map(({ spec }) => spec)).toEqual(expect.arrayContaining([...packages.map(({ name }) => name), ...BUN_ENTRIES, ...WORKERS_ENTRIES]));
+    expect(entries.map(({ spec }) => spec)).toEqual(expect.arrayContaining([...PUBLISHABLE.map(({ name }) => name), ...BUN_ENTRIES, ...WORKERS_ENTRIES]));
   });
 
   for (const setting of SETTINGS) {

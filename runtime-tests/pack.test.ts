@@ -14,42 +14,24 @@ import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnListening } from './runtimes.ts';
+import { cleanEnv, installTarballs, packPublishable, PUBLISHABLE, requireBuilt } from './support/publishable.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TOKEN = 'pack-token';
 const PNPM = ['--yes', 'pnpm@10.34.9'];
-
-interface Publishable {
-  readonly name: string;
-  readonly version: string;
-  readonly dir: string;
-}
-
-/** Every package under packages/ that is not private, as npm would publish it. */
-const packages: Publishable[] = readdirSync(join(root, 'packages'))
-  .map((name) => join(root, 'packages', name))
-  .filter((dir) => existsSync(join(dir, 'package.json')))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean } }))
-  .filter(({ manifest }) => manifest.private !== true)
-  .map(({ dir, manifest }) => ({ name: manifest.name, version: manifest.version, dir }));
 
 const work = mkdtempSync(join(tmpdir(), 'plant-store-pack-'));
 // The name docs/install.md gives the directory, beside the projects that install from it.
 const packs = join(work, 'plant-store-packs');
 const project = join(work, 'project');
 const closers: (() => Promise<unknown>)[] = [];
-const tarballs = new Map<string, string>();
+let tarballs = new Map<string, string>();
 const seconds = { pack: 0, install: 0 };
 
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
   rmSync(work, { recursive: true, force: true });
 });
-
-/** The environment of the test run without the `npm_*` settings a package manager running it passes down. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-}
 
 /** Runs a command to its end within `timeoutMs`; rejects with its output if it fails. */
 function run(command: string, args: readonly string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
@@ -130,20 +112,11 @@ async function createThroughClient(baseUrl: string, id: string): Promise<unknown
 }
 
 beforeAll(async () => {
-  const unbuilt = packages.filter(({ dir }) => !existsSync(join(dir, 'dist'))).map(({ name }) => name);
-  if (unbuilt.length > 0) throw new Error(`not built: ${unbuilt.join(', ')}; run \`npx --yes pnpm@10.34.9 build\` first`);
+  requireBuilt();
   mkdirSync(packs);
   mkdirSync(project);
-  const filters = packages.flatMap(({ name }) => ['--filter', name]);
-  const packed = await timed('pack', () => run('npx', [...PNPM, '-r', ...filters, 'pack', '--pack-destination', packs, '--json'], root, 60_000));
-  for (const { name, filename } of JSON.parse(packed) as { name: string; filename: string }[]) tarballs.set(name, filename);
-  writeFileSync(
-    join(project, 'package.json'),
-    `${JSON.stringify({ name: 'plant-store-pack-check', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
-  );
-  await timed('install', () =>
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()], project, 120_000),
-  );
+  tarballs = await timed('pack', () => packPublishable(packs));
+  await timed('install', () => installTarballs(project, 'plant-store-pack-check', tarballs.values()));
   writeFileSync(
     join(project, 'server.mjs'),
     `import { createServer } from 'node:http';
@@ -169,10 +142,10 @@ console.log(JSON.stringify([await client.createPlant(plant), await client.create
 
 describe('the packages, packed and installed from their tarballs', () => {
   it('packs every publishable package and installs each with versions for workspace:*, from the tarballs alone', () => {
-    expect([...tarballs.keys()].sort()).toEqual(packages.map(({ name }) => name).sort());
+    expect([...tarballs.keys()].sort()).toEqual(PUBLISHABLE.map(({ name }) => name).sort());
     const rows: string[] = [];
     let ownTotal = 0;
-    for (const { name, version } of packages) {
+    for (const { name, version } of PUBLISHABLE) {
       const dir = join(project, 'node_modules', name);
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };
       expect(manifest.version, name).toBe(version);
@@ -229,7 +202,7 @@ describe('the packages, packed and installed from their tarballs', () => {
   it("loads every package's main entry with require() from its CommonJS build and with import from its ES module build", async () => {
     // The testing kit's suites are Vitest's describe/it, and Vitest refuses require(): its main
     // entry loads only with import, and its Vitest-free entries load either way.
-    const entries = [...packages.map(({ name }) => name), '@plant-store/testing/scenarios', '@plant-store/testing/store-contract'];
+    const entries = [...PUBLISHABLE.map(({ name }) => name), '@plant-store/testing/scenarios', '@plant-store/testing/store-contract'];
     const load = (how: string) => `const loaded = [];
 for (const name of ${JSON.stringify(entries)}) {
   try {

@@ -46,7 +46,7 @@ function nodeRuntime(name: string, binary: string): Runtime {
  * tests of what the support policy (docs/install.md) promises on Node 20.
  */
 export function runtime(name: string): Runtime {
-  const found = [...RUNTIMES, NODE_20].find((candidate) => candidate.name === name);
+  const found = RUNTIMES.find((candidate) => candidate.name === name) ?? (name === NODE_20.name ? NODE_20 : undefined);
   if (found === undefined) throw new Error(`no runtime ${name}`);
   return found;
 }

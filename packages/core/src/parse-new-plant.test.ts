@@ -5,14 +5,16 @@ import { anyString, int64, invalidCreate, outOfRangeInteger, validCreate } from 
 import { describeJsonError } from './describe-json-error.ts';
 import { describeUtf8Error } from './describe-utf8-error.ts';
 import { fail, type Result } from './failure.ts';
-import { findMemberSource } from './find-member-source.ts';
-import { parseInt64Literal } from './parse-int64-literal.ts';
+import { parseNewPlantText } from './parse-new-plant-text.ts';
 import { parseNewPlant } from './parse-new-plant.ts';
 import type { NewPlant } from './schemas.ts';
-import { validateNewPlant } from './validate-new-plant.ts';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
+
+/** `text` as UTF-8 after `boms` byte order marks (EF BB BF each). */
+const withBoms = (boms: number, text: string) =>
+  new Uint8Array([...Array.from({ length: boms * 3 }, (_, i) => [0xef, 0xbb, 0xbf][i % 3]!), ...encoder.encode(text)]);
 
 /** What the body's text is to the strict decoder, BOM dropped; undefined where it refuses the bytes. */
 function strictText(bytes: Uint8Array): string | undefined {
@@ -24,9 +26,10 @@ function strictText(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * The parser as it was before the common body was read by hand, kept unchanged as
- * the reference that parseNewPlant must agree with on every input: the ASCII scan,
- * the strict decoder, `JSON.parse`, the exact id and the schema.
+ * The parser as it was before the common body was read by hand, the reference that
+ * parseNewPlant must agree with on every input: the ASCII scan and the strict decoder
+ * it had, then the full path it had and still takes for any other body
+ * (`parseNewPlantText`: `JSON.parse`, the exact id and the schema).
  */
 function referenceParseNewPlant(bytes: Uint8Array): Result<NewPlant> {
   let text: string;
@@ -35,22 +38,7 @@ function referenceParseNewPlant(bytes: Uint8Array): Result<NewPlant> {
   } catch {
     return fail('invalid-json', describeUtf8Error(bytes));
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return fail('invalid-json', describeJsonError(text));
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return fail('not-an-object', `body: expected a JSON object, got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}`);
-  }
-  const record = json as Record<string, unknown>;
-  const id = record['id'];
-  if (typeof id === 'number') {
-    const exact = /[:,[]\s*-?(?:\d+[.eE]|\d{16})/.test(text) ? parseInt64Literal(findMemberSource(text, 'id') ?? '') : BigInt(id);
-    if (exact !== undefined) record['id'] = exact;
-  }
-  return validateNewPlant(record);
+  return parseNewPlantText(text);
 }
 const referenceLenient = new TextDecoder('utf-8');
 function isAscii(bytes: Uint8Array): boolean {
@@ -200,7 +188,7 @@ const jsonishBody = fc
   })
   .map(({ members, open, close, before, after, boms }) => {
     const text = `${before}${open}${members.map(([[key, value], a, b, c, d]) => `${a}${key}${b}:${c}${value}${d}`).join(',')}${close}${after}`;
-    return new Uint8Array([...Array.from({ length: boms * 3 }, (_, i) => [0xef, 0xbb, 0xbf][i % 3]!), ...encoder.encode(text)]);
+    return withBoms(boms, text);
   });
 
 /** Another member's key and value: scalars of every form, valid and not, and values that are not scalars. */
@@ -256,7 +244,7 @@ const nearPlant = fc
     if (tag !== undefined) members.splice(order % 3, 0, `"tag"${spaces[0]}:${spaces[1]}${tag}`);
     if (extra !== undefined) members.splice(order % (members.length + 1), 0, `${extra[0]}:${extra[1]}`);
     const text = `${spaces[2]}{${spaces[3]}${members.join(`${spaces[4]},`)}}${spaces[5]}`;
-    return new Uint8Array([...Array.from({ length: boms * 3 }, (_, i) => [0xef, 0xbb, 0xbf][i % 3]!), ...encoder.encode(text)]);
+    return withBoms(boms, text);
   });
 
 /** A body with one byte changed, inserted or cut: most of them no longer UTF-8 or no longer JSON. */

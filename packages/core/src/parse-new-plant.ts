@@ -1,12 +1,9 @@
 // Runs anywhere (no runtime API): a create's body bytes to a validated NewPlant, or the failure its client gets.
-import { describeJsonError } from './describe-json-error.ts';
 import { describeUtf8Error } from './describe-utf8-error.ts';
 import { fail, type Result } from './failure.ts';
-import { findMemberSource } from './find-member-source.ts';
-import { parseInt64Literal } from './parse-int64-literal.ts';
+import { parseNewPlantText } from './parse-new-plant-text.ts';
 import { readCommonPlant } from './read-common-plant.ts';
 import type { NewPlant } from './schemas.ts';
-import { validateNewPlant } from './validate-new-plant.ts';
 
 // A leading BOM is dropped (RFC 8259 §8.1 lets parsers ignore it); anything else
 // that is not UTF-8 is refused rather than replaced with U+FFFD.
@@ -19,11 +16,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 // 54-byte ASCII body, and 133/184, 129/135, 211/345 ns with a name beyond ASCII; the search
 // is all but free on a one-byte string, which cannot hold U+FFFD.
 const lenient = new TextDecoder('utf-8');
-
-// A number literal that JSON.parse might not keep exactly: one with a fraction or
-// an exponent, or with 16 or more digits (every integer of up to 15 digits is
-// below 2^53). Matching inside strings only costs the exact path, never correctness.
-const INEXACT_NUMBER = /[:,[]\s*-?(?:\d+[.eE]|\d{16})/;
 
 /**
  * Turns request body bytes into a validated {@link NewPlant}, or the failure a
@@ -50,32 +42,4 @@ export function parseNewPlant(bytes: Uint8Array): Result<NewPlant> {
   // 219 against 326 on Bun 1.4, 570 against 707 on Deno 2.9 (bench/parse-new-plant.mjs).
   const plant = readCommonPlant(bytes, text);
   return plant === undefined ? parseNewPlantText(text) : { ok: true, value: plant };
-}
-
-/** The full path, for any decoded body: `JSON.parse`, the exact id, then the schema. */
-function parseNewPlantText(text: string): Result<NewPlant> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return fail('invalid-json', describeJsonError(text));
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return fail('not-an-object', `body: expected a JSON object, got ${describeJsonType(json)}`);
-  }
-
-  const record = json as Record<string, unknown>;
-  const id = record['id'];
-  if (typeof id === 'number') {
-    const exact = INEXACT_NUMBER.test(text) ? parseInt64Literal(findMemberSource(text, 'id') ?? '') : BigInt(id);
-    // The parsed object is this call's own, so it can take the exact id in place.
-    if (exact !== undefined) record['id'] = exact;
-  }
-  return validateNewPlant(record);
-}
-
-function describeJsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }
