@@ -17,6 +17,11 @@ describe('staticTokens', () => {
           const authenticate = staticTokens(tokens);
           expect(await authenticate(tokens[pick % tokens.length]!, noRequest)).toBe(true);
           expect(await authenticate(other, noRequest)).toBe(tokens.includes(other));
+          // Near misses of a configured token: a character more, a character less, one changed.
+          const picked = tokens[pick % tokens.length]!;
+          for (const near of [`${picked}a`, picked.slice(0, -1), `${picked.slice(0, -1)}${picked.endsWith('x') ? 'y' : 'x'}`]) {
+            expect(await authenticate(near, noRequest)).toBe(tokens.includes(near));
+          }
         },
       ),
       { numRuns: 1000 },
@@ -49,5 +54,28 @@ describe('readBearerCredential', () => {
     expect(readBearerCredential('Bearerabc')).toEqual({ kind: 'missing' });
     expect(readBearerCredential('Bearer a, Bearer b')).toEqual({ kind: 'malformed' });
     expect(readBearerCredential('Bearer a=b')).toEqual({ kind: 'malformed' });
+  });
+
+  it('reads every header as the trimmed token and the b64token pattern do', () => {
+    // The pattern as the contract states it: the text after "Bearer ", trimmed, all b64token.
+    const reference = (header: string) => {
+      if (header.indexOf(' ') !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer') return { kind: 'missing' };
+      const token = header.slice(7).trim();
+      if (token === '') return { kind: 'missing' };
+      return /^[A-Za-z0-9\-._~+/]+=*$/.test(token) ? { kind: 'token', token } : { kind: 'malformed' };
+    };
+    const piece = fc.oneof(
+      b64token(),
+      fc.constantFrom(' ', '\t', '=', '==', ',', '\u00a0', '\ufeff', 'é', 'Bearer ', '\n', '"', '%'),
+      fc.string({ unit: 'binary', maxLength: 4 }),
+    );
+    const header = fc.tuple(fc.constantFrom('Bearer ', 'bearer ', 'BEARER ', 'Bearer', 'Basic ', ''), fc.array(piece, { maxLength: 5 }));
+    fc.assert(
+      fc.property(header, ([scheme, pieces]) => {
+        const text = scheme + pieces.join('');
+        expect(readBearerCredential(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
