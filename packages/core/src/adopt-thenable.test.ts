@@ -1,7 +1,7 @@
 // Runs on Node (vitest): unit tests of adopt-thenable.ts.
 import { describe, expect, it } from 'vitest';
 import { adoptThenable } from './adopt-thenable.ts';
-import type { Thenable } from './is-thenable.ts';
+import type { Thenable } from './domain/is-thenable.ts';
 
 /** What `adoptThenable` called back for `waited`, now and after the timers ran. */
 async function heardFrom(waited: Thenable<string>) {

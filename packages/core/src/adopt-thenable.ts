@@ -1,5 +1,5 @@
 // Runs anywhere (no runtime API): how the core waits on a promise or any thenable without making a promise of its own.
-import type { Thenable } from './is-thenable.ts';
+import type { Thenable } from './domain/is-thenable.ts';
 
 /**
  * Goes on with `onValue(context, value)` once `waited` resolves, or with

@@ -1,6 +1,6 @@
 // Runs anywhere (no runtime API): the first step of every request, which answers by its route and method.
 import { createFromRequest } from './create-from-request.ts';
-import type { Failure } from './failure.ts';
+import type { Failure } from './domain/failure.ts';
 import { errorResponse, JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { PlantResponse } from './http-types.ts';
 import { createOpenApiDocument } from './openapi-document.ts';

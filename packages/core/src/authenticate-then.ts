@@ -2,7 +2,7 @@
 import { TOKEN_REJECTED } from './auth-refusal-response.ts';
 import { readBearerCredential } from './authenticate.ts';
 import { errorResponse } from './error-response.ts';
-import { isThenable } from './is-thenable.ts';
+import { isThenable } from './domain/is-thenable.ts';
 import { answerAfter, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
 const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expected "Bearer <token>"');

@@ -2,14 +2,14 @@
 import { authRefusalResponse } from './auth-refusal-response.ts';
 import { authenticateThen } from './authenticate-then.ts';
 import { readBearerCredential } from './authenticate.ts';
-import { startCreatePlant, type Created } from './create-plant.ts';
+import { startCreatePlant, type Created } from './domain/create-plant.ts';
 import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS } from './error-response.ts';
-import type { Result } from './failure.ts';
+import type { Result } from './domain/failure.ts';
 import type { BodyResult, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
-import { isThenable } from './is-thenable.ts';
+import { isThenable } from './domain/is-thenable.ts';
 import { observeStoreEnd, observeStoreStart } from './observe-exchange.ts';
-import { parseNewPlant } from './parse-new-plant.ts';
+import { parseNewPlant } from './domain/parse-new-plant.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
 const BODY_MISSING = errorResponse('body-missing', 'body: required; expected a JSON NewPlant object');

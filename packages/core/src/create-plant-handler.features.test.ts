@@ -5,7 +5,7 @@ import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.
 import { CORS_EXPOSED_HEADERS } from './cors-policy.ts';
 import { JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
 import type { BodyResult, PlantRequest } from './http-types.ts';
-import type { InsertResult, PlantStore } from './plant-store.ts';
+import type { InsertResult, PlantStore } from './domain/plant-store.ts';
 import { staticTokens } from './static-tokens.ts';
 
 const TOKEN = 'feature-token';

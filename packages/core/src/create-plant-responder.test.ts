@@ -4,8 +4,8 @@ import { invalidCreate, validCreate } from '@plant-store/testing';
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
 import type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
-import type { InsertResult, PlantStore } from './plant-store.ts';
-import type { Plant } from './schemas.ts';
+import type { InsertResult, PlantStore } from './domain/plant-store.ts';
+import type { Plant } from './domain/schemas.ts';
 import { staticTokens } from './static-tokens.ts';
 
 const TOKEN = 'responder-token';

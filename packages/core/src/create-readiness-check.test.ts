@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReadinessCheck } from './create-readiness-check.ts';
-import type { PlantStore } from './plant-store.ts';
-import { StoreTimeoutError } from './with-timeout.ts';
+import type { PlantStore } from './domain/plant-store.ts';
+import { StoreTimeoutError } from './domain/with-timeout.ts';
 
 const base: PlantStore = { insertIfAbsent: () => ({ status: 'inserted' }), get: async () => undefined };
 

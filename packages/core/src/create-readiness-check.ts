@@ -1,6 +1,6 @@
-import type { Failure } from './failure.ts';
-import type { PlantStore } from './plant-store.ts';
-import { StoreTimeoutError, withTimeout } from './with-timeout.ts';
+import type { Failure } from './domain/failure.ts';
+import type { PlantStore } from './domain/plant-store.ts';
+import { StoreTimeoutError, withTimeout } from './domain/with-timeout.ts';
 
 /** Asks whether the store is ready: nothing when it is, else the failure to answer with. */
 export type ReadinessCheck = () => Promise<Failure | undefined>;

@@ -1,4 +1,4 @@
-import { errorTable, type ErrorKind } from './error-table.ts';
+import { errorTable, type ErrorKind } from './domain/error-table.ts';
 import type { PlantResponse } from './http-types.ts';
 
 /** Headers of every JSON answer; shared, never mutated. */

@@ -1,5 +1,4 @@
-import type { Thenable } from './is-thenable.ts';
-import type { PendingBody } from './pending-body.ts';
+import type { Thenable } from './domain/is-thenable.ts';
 
 /**
  * What reading a request body produced: the bytes, or why there are none:
@@ -13,7 +12,7 @@ export type BodyResult = { readonly ok: true; readonly bytes: Uint8Array } | { r
  * A body still arriving, as the core waits for it: `then` calls `onRead`
  * once with the result itself (never a promise of it), or `onFailed` with an
  * error. Every `Promise<BodyResult>` is one; an adapter may hand a lighter
- * one, such as a {@link PendingBody}, that calls back as soon as the body is
+ * one, such as the core's `PendingBody`, that calls back as soon as the body is
  * in rather than a microtask turn later. It can be awaited, but it need not
  * be a promise: it may have no `catch`, and its `then` may return nothing.
  */

@@ -1,11 +1,28 @@
 // Runs anywhere (no runtime API): what the handler's metrics and spans see of one request, start to answer.
-import type { Created } from './create-plant.ts';
-import type { Result } from './failure.ts';
-import type { PlantResponse } from './http-types.ts';
+import type { Created } from './domain/create-plant.ts';
+import type { Result } from './domain/failure.ts';
+import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { isTracestate, parseTraceparent } from './parse-traceparent.ts';
-import type { PlantExchange } from './plant-exchange.ts';
-import type { RemoteParent } from './plant-tracer.ts';
+import type { PlantMetrics } from './plant-metrics.ts';
+import type { Route } from './plant-routes.ts';
+import type { PlantSpan, PlantTracer, RemoteParent } from './plant-tracer.ts';
 import { methodLabel, ROUTE_TEMPLATES } from './route-template.ts';
+
+/**
+ * What observing reads and keeps of one request's exchange: the fields of
+ * `PlantExchange` it needs, named here so that the exchange, which calls
+ * these functions, is not imported back by them.
+ */
+export interface ObservedExchange {
+  readonly settings: { readonly metrics: PlantMetrics | undefined; readonly tracer: PlantTracer | undefined; readonly basePath: string };
+  readonly request: PlantRequest;
+  readonly route: Route | undefined;
+  readonly requestId: string | undefined;
+  started: number;
+  storeStarted: number;
+  span: PlantSpan | undefined;
+  storeSpan: PlantSpan | undefined;
+}
 
 /**
  * Begins observing a request, with the `metrics` option or a `tracer`:
@@ -15,7 +32,7 @@ import { methodLabel, ROUTE_TEMPLATES } from './route-template.ts';
  * @example
  * if (settings.observed) observeStart(exchange);
  */
-export function observeStart(exchange: PlantExchange): void {
+export function observeStart(exchange: ObservedExchange): void {
   const { settings, request, route } = exchange;
   exchange.started = performance.now();
   const { metrics, tracer } = settings;
@@ -50,7 +67,7 @@ export function observeStart(exchange: PlantExchange): void {
  * by route, method and status, a create's outcome by error code, and the
  * end of its server span with the status (and `error.type` for a 5xx).
  */
-export function observeAnswer(exchange: PlantExchange, response: PlantResponse): void {
+export function observeAnswer(exchange: ObservedExchange, response: PlantResponse): void {
   const { settings, request, route, span } = exchange;
   const { status } = response;
   settings.metrics?.requestAnswered(route, request.method, status, (performance.now() - exchange.started) / 1000, response.body, settings.basePath);
@@ -68,7 +85,7 @@ export function observeAnswer(exchange: PlantExchange, response: PlantResponse):
 }
 
 /** Notes that the store is called now, and starts its span under the request's. */
-export function observeStoreStart(exchange: PlantExchange): void {
+export function observeStoreStart(exchange: ObservedExchange): void {
   exchange.storeStarted = performance.now();
   const { span } = exchange;
   if (span === undefined) return;
@@ -83,7 +100,7 @@ export function observeStoreStart(exchange: PlantExchange): void {
  * Notes what the store answered: its latency (`ok` unless it failed or did
  * not answer in time), a stored or replayed create, and the end of its span.
  */
-export function observeStoreEnd(exchange: PlantExchange, created: Result<Created>): void {
+export function observeStoreEnd(exchange: ObservedExchange, created: Result<Created>): void {
   const { metrics } = exchange.settings;
   const ok = created.ok || created.error.kind !== 'storage-unavailable';
   if (metrics !== undefined) {
@@ -102,7 +119,7 @@ export function observeStoreEnd(exchange: PlantExchange, created: Result<Created
 }
 
 /** The caller's span, when the request's `traceparent` is valid; its `tracestate` goes with it only when that is valid too. */
-function remoteParent(exchange: PlantExchange): RemoteParent | undefined {
+function remoteParent(exchange: ObservedExchange): RemoteParent | undefined {
   const parent = parseTraceparent(exchange.request.header('traceparent'));
   if (parent === undefined) return undefined;
   const traceState = exchange.request.header('tracestate');

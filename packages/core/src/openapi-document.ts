@@ -4,8 +4,8 @@ import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { AuthenticateDescription } from './authenticate.ts';
 import { PROTOCOL_ERRORS, REALM, type ProtocolErrorKind } from './error-response.ts';
-import { errorTable, type ErrorKind } from './error-table.ts';
-import { ErrorSchema, NewPlantSchema, PlantSchema } from './schemas.ts';
+import { errorTable, type ErrorKind } from './domain/error-table.ts';
+import { ErrorSchema, NewPlantSchema, PlantSchema } from './domain/schemas.ts';
 
 /** An OpenAPI 3.1 document, as plain data. */
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;

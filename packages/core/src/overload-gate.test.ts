@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { createOverloadGate } from './overload-gate.ts';
-import type { PlantStore } from './plant-store.ts';
+import type { PlantStore } from './domain/plant-store.ts';
 import { staticTokens } from './static-tokens.ts';
 
 const TOKEN = 'gate-token';

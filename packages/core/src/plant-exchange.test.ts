@@ -1,6 +1,6 @@
 // Runs on Node (vitest): unit tests of plant-exchange.ts, the answer-now-or-Later protocol of the responder's steps.
 import { describe, expect, it } from 'vitest';
-import { fail } from './failure.ts';
+import { fail } from './domain/failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import type { ErrorContext } from './plant-handler-options.ts';
 import { answer, answerAfter, internalError, PlantExchange, reportFailure, type Later, type Outcome, type Step } from './plant-exchange.ts';

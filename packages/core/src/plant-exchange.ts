@@ -1,9 +1,9 @@
 // Runs anywhere (no runtime API): one request on its way through the responder, and the only ways it is answered.
 import { adoptThenable } from './adopt-thenable.ts';
 import { errorResponse, JSON_HEADERS } from './error-response.ts';
-import type { Failure } from './failure.ts';
+import type { Failure } from './domain/failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
-import type { Thenable } from './is-thenable.ts';
+import type { Thenable } from './domain/is-thenable.ts';
 import { PendingBody } from './pending-body.ts';
 import { observeAnswer, observeStart } from './observe-exchange.ts';
 import type { ErrorContext } from './plant-handler-options.ts';

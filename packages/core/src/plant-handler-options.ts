@@ -6,7 +6,7 @@ import type { ProtocolErrorKind } from './error-response.ts';
 import type { PlantRequest } from './http-types.ts';
 import type { OverloadGate, OverloadOptions } from './overload-gate.ts';
 import type { PlantMetrics } from './plant-metrics.ts';
-import type { PlantStore } from './plant-store.ts';
+import type { PlantStore } from './domain/plant-store.ts';
 import type { PlantTracer } from './plant-tracer.ts';
 import type { RateLimitOptions } from './rate-limiter.ts';
 

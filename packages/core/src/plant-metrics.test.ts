@@ -3,9 +3,9 @@ import { createPlantResponder } from './create-plant-responder.ts';
 import { createOverloadGate } from './overload-gate.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import { createPlantMetrics } from './plant-metrics.ts';
-import type { InsertResult, PlantStore } from './plant-store.ts';
+import type { InsertResult, PlantStore } from './domain/plant-store.ts';
 import type { PlantSpan, PlantTracer, RemoteParent, SpanAttributes } from './plant-tracer.ts';
-import type { Plant } from './schemas.ts';
+import type { Plant } from './domain/schemas.ts';
 import { staticTokens } from './static-tokens.ts';
 
 const TOKEN = 'metrics-token';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
-import type { PlantStore } from './plant-store.ts';
+import type { PlantStore } from './domain/plant-store.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { staticTokens } from './static-tokens.ts';
 

@@ -1,7 +1,7 @@
 // Runs anywhere (no runtime API): a handler's options, checked once and turned into what every request reads.
 import type { Authenticate } from './authenticate.ts';
 import { createCorsPolicy, type CorsPolicy } from './cors-policy.ts';
-import type { CreatePlantOptions } from './create-plant.ts';
+import type { CreatePlantOptions } from './domain/create-plant.ts';
 import { createReadinessCheck, type ReadinessCheck } from './create-readiness-check.ts';
 import { createDocsResponses } from './docs-responses.ts';
 import { errorResponse, PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
@@ -13,7 +13,7 @@ import { routeFinder, type FindRoute } from './plant-routes.ts';
 import { PlantMetrics } from './plant-metrics.ts';
 import type { PlantTracer } from './plant-tracer.ts';
 import { createOverloadGate, type OverloadGate, type OverloadOptions } from './overload-gate.ts';
-import type { PlantStore } from './plant-store.ts';
+import type { PlantStore } from './domain/plant-store.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 /** Default {@link PlantHandlerOptions.maxBodyBytes}: 1 MiB. */
