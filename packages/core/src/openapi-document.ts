@@ -250,51 +250,13 @@ function describeOtherAnswers(kinds: readonly ErrorKind[]): string {
  */
 export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes = {}): OpenApiDocument {
   const kinds = answeredKinds(routes);
-  const errorRefs = Object.fromEntries(createErrorStatuses(kinds).map((status) => [String(status), errorRef(status)]));
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'OpenAPI Plant Store',
-      version: '1.0.0',
-      description: [
-        'A sample plant store interface: one operation, which creates a plant.',
-        '',
-        'Every answer other than 200 carries the Error body: `error` is a stable code to branch on, `message` is for people. Each response lists the codes it can carry.',
-        '',
-        describeOtherAnswers(kinds),
-        '',
-        'Every GET route also answers HEAD, with the same status and headers and no body.',
-        '',
-        'Ids are int64 and exact, beyond what a JavaScript number holds: see `id` in NewPlant before using a generated client.',
-      ].join('\n'),
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
+    info: documentInfo(kinds),
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     paths: {
-      '/plants': {
-        post: {
-          operationId: 'createPlant',
-          summary: 'Create a plant',
-          description: [
-            'Creates a new plant in the store.',
-            '',
-            'The id is the idempotency key of a create: the same id with the same name and tag answers 200 again and changes nothing, so a create whose answer was lost can be sent again; the same id with another name or tag is 409 and the stored plant stays. An `Idempotency-Key` header is accepted and ignored.',
-          ].join('\n'),
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' }, example: NEW_PLANT_EXAMPLE } },
-          },
-          responses: {
-            // The interface labels its success response "Plant response".
-            '200': {
-              description: 'Plant response',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' }, example: PLANT_EXAMPLE } },
-            },
-            ...errorRefs,
-          },
-        },
-      },
+      '/plants': { post: createOperation(kinds) },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -313,23 +275,74 @@ export function createOpenApiDocument(serverUrl = '/', routes: DocumentedRoutes 
     },
     components: {
       securitySchemes: { bearerAuth: bearerScheme(routes.verifier?.bearerFormat) },
-      schemas: {
-        Plant: withProperties(schemaOf(PlantSchema), {
-          name: { description: FIELD_DESCRIPTIONS.name },
-          tag: { description: FIELD_DESCRIPTIONS.tag },
-        }),
-        NewPlant: withProperties(schemaOf(NewPlantSchema), {
-          id: { description: FIELD_DESCRIPTIONS.id },
-          name: { description: FIELD_DESCRIPTIONS.name },
-          tag: { description: FIELD_DESCRIPTIONS.tag },
-        }),
-        Error: withProperties(schemaOf(ErrorSchema), {
-          error: { format: 'int32', description: FIELD_DESCRIPTIONS.error },
-          message: { description: FIELD_DESCRIPTIONS.message },
-        }),
-      },
+      schemas: schemas(),
       responses: errorResponses(kinds),
     },
+  };
+}
+
+/** The document's `info`: the interface's title, version and license, and what every answer shares. */
+function documentInfo(kinds: readonly ErrorKind[]): Record<string, unknown> {
+  return {
+    title: 'OpenAPI Plant Store',
+    version: '1.0.0',
+    description: [
+      'A sample plant store interface: one operation, which creates a plant.',
+      '',
+      'Every answer other than 200 carries the Error body: `error` is a stable code to branch on, `message` is for people. Each response lists the codes it can carry.',
+      '',
+      describeOtherAnswers(kinds),
+      '',
+      'Every GET route also answers HEAD, with the same status and headers and no body.',
+      '',
+      'Ids are int64 and exact, beyond what a JavaScript number holds: see `id` in NewPlant before using a generated client.',
+    ].join('\n'),
+    license: { name: 'MIT', identifier: 'MIT' },
+  };
+}
+
+/** `POST /plants`: NewPlant in, Plant out, and a reference to each error status it can answer. */
+function createOperation(kinds: readonly ErrorKind[]) {
+  const errorRefs = Object.fromEntries(createErrorStatuses(kinds).map((status) => [String(status), errorRef(status)]));
+  return {
+    operationId: 'createPlant',
+    summary: 'Create a plant',
+    description: [
+      'Creates a new plant in the store.',
+      '',
+      'The id is the idempotency key of a create: the same id with the same name and tag answers 200 again and changes nothing, so a create whose answer was lost can be sent again; the same id with another name or tag is 409 and the stored plant stays. An `Idempotency-Key` header is accepted and ignored.',
+    ].join('\n'),
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' }, example: NEW_PLANT_EXAMPLE } },
+    },
+    responses: {
+      // The interface labels its success response "Plant response".
+      '200': {
+        description: 'Plant response',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' }, example: PLANT_EXAMPLE } },
+      },
+      ...errorRefs,
+    },
+  };
+}
+
+/** The document's schemas, from the valibot schemas that validate requests; new objects for each document, which its caller may change. */
+function schemas(): Record<string, unknown> {
+  return {
+    Plant: withProperties(schemaOf(PlantSchema), {
+      name: { description: FIELD_DESCRIPTIONS.name },
+      tag: { description: FIELD_DESCRIPTIONS.tag },
+    }),
+    NewPlant: withProperties(schemaOf(NewPlantSchema), {
+      id: { description: FIELD_DESCRIPTIONS.id },
+      name: { description: FIELD_DESCRIPTIONS.name },
+      tag: { description: FIELD_DESCRIPTIONS.tag },
+    }),
+    Error: withProperties(schemaOf(ErrorSchema), {
+      error: { format: 'int32', description: FIELD_DESCRIPTIONS.error },
+      message: { description: FIELD_DESCRIPTIONS.message },
+    }),
   };
 }
 

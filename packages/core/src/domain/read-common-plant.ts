@@ -35,6 +35,9 @@ const INT64_DIGITS = 19;
  * body, valid or not, which that path then reads, so that every failure and
  * every other body is answered there.
  *
+ * The values are made once the whole body is read, so that a body left to
+ * the full path costs no allocation here.
+ *
  * `bytes` must be well-formed UTF-8 and `text` their decoding, a leading BOM
  * dropped. The structure is read from the bytes (a typed array is cheaper to
  * index than a string, and UTF-8 puts no byte below 0x80 inside a character
@@ -42,9 +45,7 @@ const INT64_DIGITS = 19;
  */
 export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | undefined {
   const length = bytes.length;
-  // The id as a double when it has up to 15 digits, else where its digits run in `text`
-  // (idEnd > 0), and where the strings' characters run: the values are made once the
-  // whole body is read, so that a body left to the full path costs no allocation here.
+  // The id as a double when it has up to 15 digits, else where its digits run in `text` (idEnd > 0).
   let idValue = 0;
   let idStart = 0;
   let idEnd = 0;
@@ -66,15 +67,7 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
     if ((seen & field) !== 0) return undefined;
     seen |= field;
     if (field === 0) {
-      // Another member, which the schema drops: read over when its key and its value (a
-      // string, a number, true, false or null) are ASCII without escapes, so that no text
-      // position moves; else the full path's to read.
-      const keyEnd = asciiStringEnd(bytes, i);
-      if (keyEnd < 0) return undefined;
-      i = skipWhitespace(bytes, keyEnd);
-      if (bytes[i] !== COLON) return undefined;
-      i = skipWhitespace(bytes, i + 1);
-      i = bytes[i] === QUOTE ? asciiStringEnd(bytes, i) : literalEnd(bytes, i);
+      i = otherMemberEnd(bytes, i);
       if (i < 0) return undefined;
     } else {
       i = skipWhitespace(bytes, i + (field === ID ? 4 : field === NAME ? 6 : 5));
@@ -97,25 +90,18 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
         idEnd = i - shift;
       }
     } else if (field !== 0) {
-      if (bytes[i] !== QUOTE) return undefined;
-      const start = i + 1;
-      const startShift = shift;
-      // An escape needs decoding and a control character is not JSON; past the end
-      // (undefined) there is no string either.
-      for (let c = bytes[++i]!; c !== QUOTE; c = bytes[++i]!) {
-        if (c >= 0x80) {
-          if (c < 0xc0) shift++;
-          else if (c >= 0xf0) shift--;
-        } else if (!(c >= SPACE) || c === BACKSLASH) return undefined;
-      }
+      const end = closingQuote(bytes, i);
+      if (end < 0) return undefined;
+      const start = i + 1 - shift;
+      shift += quotedShift;
       if (field === NAME) {
-        nameStart = start - startShift;
-        nameEnd = i - shift;
+        nameStart = start;
+        nameEnd = end - shift;
       } else {
-        tagStart = start - startShift;
-        tagEnd = i - shift;
+        tagStart = start;
+        tagEnd = end - shift;
       }
-      i++;
+      i = end + 1;
     }
     i = skipWhitespace(bytes, i);
     const c = bytes[i];
@@ -127,26 +113,67 @@ export function readCommonPlant(bytes: Uint8Array, text: string): NewPlant | und
     break;
   }
   if ((seen & (ID | NAME)) !== (ID | NAME)) return undefined;
-  let id: bigint;
-  if (idEnd === 0) id = BigInt(idValue);
-  else {
-    id = BigInt(text.slice(idStart, idEnd));
-    if (id < INT64_MIN || id > INT64_MAX) return undefined;
-  }
-  // A slice of the text may keep the whole text alive for as long as the store keeps the plant
-  // (1,000 slices of 100 kB bodies held 100 MB: on Node 24 and Deno from 13 characters, on Bun
-  // 1.4 already at 8). Where the text is at most SLICE_SLACK characters longer than the strings
-  // kept, that keeps at most 128 bytes more alive per plant, and the strings are slices; else
-  // each literal goes through JSON.parse, which copies what it reads (as the full path's
-  // JSON.parse of the whole body does) and costs about 120 ns more per create on Node 24, 55 on
-  // Bun 1.4 and 150 on Deno 2.9 for a create's two strings.
+  const id = idEnd === 0 ? BigInt(idValue) : int64At(text, idStart, idEnd);
+  if (id === undefined) return undefined;
   const copy = text.length - (nameEnd - nameStart) - (tagEnd - tagStart) > SLICE_SLACK;
   const name = copy ? copyOf(text, nameStart, nameEnd) : text.slice(nameStart, nameEnd);
   if ((seen & TAG) === 0) return { id, name };
   return { id, name, tag: copy ? copyOf(text, tagStart, tagEnd) : text.slice(tagStart, tagEnd) };
 }
 
-/** Characters beyond a plant's strings up to which its body's text may be kept alive by them. */
+// What the last closingQuote() added to the shift between byte and text positions: set there,
+// read at once by its caller, so that the scan returns one number and allocates nothing.
+let quotedShift = 0;
+
+/**
+ * Where the string literal at `i` ends (its closing quote) when it holds no escape, which
+ * needs decoding, and no control character, which is not JSON; else -1, past the end too.
+ * Sets {@link quotedShift}: beyond U+007F a character takes one more byte than UTF-16 units
+ * (U+10000 and above, two more).
+ */
+function closingQuote(bytes: Uint8Array, i: number): number {
+  if (bytes[i] !== QUOTE) return -1;
+  let shift = 0;
+  for (let c = bytes[++i]!; c !== QUOTE; c = bytes[++i]!) {
+    if (c >= 0x80) {
+      if (c < 0xc0) shift++;
+      else if (c >= 0xf0) shift--;
+    } else if (!(c >= SPACE) || c === BACKSLASH) return -1;
+  }
+  quotedShift = shift;
+  return i;
+}
+
+/**
+ * Just past another member at `i` (its key, colon and value), which the schema drops, when
+ * its key and its value (a string, a number, true, false or null) are ASCII without escapes,
+ * so that no text position moves; else -1, and the full path reads the body.
+ */
+function otherMemberEnd(bytes: Uint8Array, i: number): number {
+  const keyEnd = asciiStringEnd(bytes, i);
+  if (keyEnd < 0) return -1;
+  i = skipWhitespace(bytes, keyEnd);
+  if (bytes[i] !== COLON) return -1;
+  i = skipWhitespace(bytes, i + 1);
+  return bytes[i] === QUOTE ? asciiStringEnd(bytes, i) : literalEnd(bytes, i);
+}
+
+/** The integer whose digits run from `start` to `end` in `text`, when it is in the int64 range. */
+function int64At(text: string, start: number, end: number): bigint | undefined {
+  const id = BigInt(text.slice(start, end));
+  return id < INT64_MIN || id > INT64_MAX ? undefined : id;
+}
+
+/**
+ * Characters beyond a plant's strings up to which its body's text may be kept alive by them.
+ * A slice of the text may keep the whole text alive for as long as the store keeps the plant
+ * (1,000 slices of 100 kB bodies held 100 MB: on Node 24 and Deno from 13 characters, on Bun
+ * 1.4 already at 8). Where the text is at most this much longer than the strings kept, that
+ * keeps at most 128 bytes more alive per plant, and the strings are slices; else each literal
+ * goes through JSON.parse, which copies what it reads (as the full path's JSON.parse of the
+ * whole body does) and costs about 120 ns more per create on Node 24, 55 on Bun 1.4 and 150
+ * on Deno 2.9 for a create's two strings.
+ */
 const SLICE_SLACK = 64;
 
 /** The string literal whose characters run from `start` to `end` in `text`, as a string of its own. */
