@@ -16,5 +16,6 @@ export type { DrainingFetch, DrainingFetchOptions } from './fetch/create-drainin
 export type { BuildOptions } from './common/build-options.ts';
 export type { Standalone } from './fetch/create-standalone.ts';
 export type { AccessLogEntry } from './common/format-access-log.ts';
-export type { LogFormat, StandaloneConfig, StandaloneEnv } from './common/read-standalone-config.ts';
+export type { LogFormat } from './common/log-format.ts';
+export type { StandaloneConfig, StandaloneEnv } from './common/read-standalone-config.ts';
 export type { RunningServer, ServeOptions } from './node-http/serve.ts';

@@ -8,7 +8,7 @@ import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts'
 import { openServed } from '../launcher/_open-served.ts';
 import { pacedBody } from './paced-body.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
-import { writeLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { withRequestDeadline } from './with-request-deadline.ts';

@@ -1,7 +1,7 @@
-// Runs in every standalone launcher: plain data, and standard output.
+// Runs in every standalone launcher: plain data.
 import { jsonLogLine, type LogLevel } from './_json-log-line.ts';
 import { writesLevel } from './_log-level.ts';
-import type { LogFormat, StandaloneConfig } from './read-standalone-config.ts';
+import type { LogFormat } from './log-format.ts';
 
 /** A line a standalone server writes of itself (at start, on a restart, on a failure), before it is formatted. */
 export interface LogRecord {
@@ -24,13 +24,4 @@ export function formatLogRecords(records: readonly LogRecord[], format: LogForma
   if (format === 'text') return written.map((record) => record.msg).join('\n');
   const time = new Date();
   return written.map((record) => jsonLogLine(record.level, { msg: record.msg, ...record.fields }, time)).join('\n');
-}
-
-/**
- * Writes `records` to standard output in the configured format, leaving out
- * those below the configured level, and nothing at all when none is left.
- */
-export function writeLogRecords(records: readonly LogRecord[], config: Pick<StandaloneConfig, 'logFormat' | 'logLevel'>): void {
-  const text = formatLogRecords(records, config.logFormat, config.logLevel);
-  if (text !== '') console.log(text);
 }

@@ -2,7 +2,7 @@
 import { jwtAuthenticate } from '@plant-store/auth-jwt';
 import type { Authenticate } from '@plant-store/core';
 import { formatLogRecords } from './_format-log-records.ts';
-import type { LogFormat } from './read-standalone-config.ts';
+import type { LogFormat } from './log-format.ts';
 
 /** The JWT verifier's variables, as the environment gives them. */
 export interface JwtEnv {

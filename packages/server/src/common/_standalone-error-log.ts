@@ -1,7 +1,7 @@
 // Runs in every standalone server (Node, Bun, Deno, workerd's launcher): standard error only.
 import { parseTraceparent, summarizeRepeats, type ErrorContext } from '@plant-store/core';
 import { jsonLogLine } from './_json-log-line.ts';
-import type { LogFormat } from './read-standalone-config.ts';
+import type { LogFormat } from './log-format.ts';
 
 interface Logged {
   readonly error: unknown;

@@ -1,7 +1,8 @@
 // Runs in the Node, Bun, Deno and workerd launchers.
 import type { LogLevel } from './_json-log-line.ts';
 import { LOG_LEVELS } from './_log-level.ts';
-import type { LogFormat, StandaloneEnv } from './read-standalone-config.ts';
+import type { LogFormat } from './log-format.ts';
+import type { StandaloneEnv } from './read-standalone-config.ts';
 
 /**
  * The format of what a launcher says before its settings are read whole (a

@@ -1,7 +1,7 @@
 // Runs in every standalone server: plain data.
 import { accessLogLine } from './access-log.ts';
 import { jsonLogLine } from './_json-log-line.ts';
-import type { LogFormat } from './read-standalone-config.ts';
+import type { LogFormat } from './log-format.ts';
 
 /** What an access-log line tells of one answered request. */
 export interface AccessLogEntry {

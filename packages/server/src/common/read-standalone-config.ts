@@ -8,6 +8,7 @@ import { parseRateLimit } from './_parse-rate-limit.ts';
 import { parseSwitch } from './_parse-switch.ts';
 import type { LogLevel } from './_json-log-line.ts';
 import { LOG_LEVELS, writesLevel } from './_log-level.ts';
+import type { LogFormat } from './log-format.ts';
 
 /**
  * How long, by default, an answer may wait for its client to take any of its
@@ -15,9 +16,6 @@ import { LOG_LEVELS, writesLevel } from './_log-level.ts';
  * may take to send its whole request.
  */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
-
-/** How log lines are written: `text`, as `POST /plants 200 0.4ms`, or `json`, one object per line. */
-export type LogFormat = 'text' | 'json';
 
 /** Environment variables a standalone server reads; all optional. The tokens' and the JWT verifier's are {@link JwtEnv}'s. */
 export interface StandaloneEnv extends JwtEnv {

@@ -1,6 +1,7 @@
 // Runs on Deno: the standalone Deno launcher and each of its worker processes.
 import { denoWorkerPermissions } from './_deno-worker-permissions.ts';
-import { formatLogRecords, writeLogRecords } from '../common/_format-log-records.ts';
+import { formatLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
 import type { BuildOptions } from '../common/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';

@@ -1,6 +1,7 @@
 // Runs in the supervisor process of a Node, Bun or Deno server with PLANT_STORE_WORKERS.
 import { isSqliteAvailable } from '@plant-store/store-sqlite';
-import { formatLogRecords, writeLogRecords, type LogRecord } from '../common/_format-log-records.ts';
+import { formatLogRecords, type LogRecord } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { generatedTokenLine } from '../common/startup-lines.ts';

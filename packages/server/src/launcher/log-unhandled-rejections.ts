@@ -2,7 +2,7 @@
 // each of which has Node's `process` events.
 import process from 'node:process';
 import { formatLogRecords } from '../common/_format-log-records.ts';
-import type { LogFormat } from '../common/read-standalone-config.ts';
+import type { LogFormat } from '../common/log-format.ts';
 
 /**
  * Keeps a standalone server serving when a promise rejects with nobody to

@@ -1,5 +1,5 @@
 // Runs in the standalone launchers that serve on node:http: Node, Deno (its node:http) and workerd's front.
-import { writeLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { writeTimeoutMessage } from './serve-node-http.ts';
 

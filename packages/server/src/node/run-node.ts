@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import type { BuildOptions } from '../common/build-options.ts';
 import { runCluster } from './_run-cluster.ts';
 import { openServed } from '../launcher/_open-served.ts';
-import { writeLogRecords } from '../common/_format-log-records.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
 import { writesLevel } from '../common/_log-level.ts';
 import { logWarningsAsJson } from './_log-warnings-as-json.ts';
 import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts';
