@@ -17,7 +17,7 @@ import { REQUESTS } from './parity-requests.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-const STATIC_DOCUMENT = join(root, 'packages/core/dist/openapi.json');
+const STATIC_DOCUMENT = require.resolve('@plant-store/core/openapi.json');
 const document = JSON.parse(readFileSync(STATIC_DOCUMENT, 'utf8')) as Record<string, unknown>;
 type Json = Record<string, unknown>;
 const PROTOCOL_ERROR_KINDS = Object.keys(PROTOCOL_ERRORS) as ProtocolErrorKind[];
