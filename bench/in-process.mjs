@@ -135,6 +135,8 @@ const FETCH_CONTENDERS = /** @type {Record<string, () => Handler>} */ ({
   'fetch-baseline': () => leanFetchHandler(),
   'fetch-checks': () => checksFetchHandler(),
   'fetch-plant-store': () => createFetchHandler(handlerOptions()),
+  // Not a row of the table: for comparing builds of the core with metrics on, on Bun and Deno.
+  'fetch-plant-store-metrics': () => createFetchHandler({ ...handlerOptions(), metrics: true }),
 });
 
 /**

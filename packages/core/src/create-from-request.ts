@@ -8,7 +8,6 @@ import type { Result } from './domain/failure.ts';
 import type { BodyResult, PlantResponse } from './http-types.ts';
 import { isJsonMediaType } from './is-json-media-type.ts';
 import { isThenable } from './domain/is-thenable.ts';
-import { observeStoreEnd, observeStoreStart } from './observe-exchange.ts';
 import { parseNewPlant } from './domain/parse-new-plant.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
 
@@ -58,14 +57,14 @@ function createFromBody(exchange: PlantExchange, body: BodyResult): Outcome {
   if (!isJsonMediaType(exchange.request.header('content-type'))) return UNSUPPORTED_MEDIA_TYPE;
   const parsed = parseNewPlant(body.bytes);
   if (!parsed.ok) return reportFailure(exchange, parsed.error);
-  const { store, createOptions, observed } = exchange.settings;
-  if (observed) observeStoreStart(exchange);
+  const { store, createOptions } = exchange.settings;
+  exchange.observation?.storeStarted();
   const created = startCreatePlant(store, parsed.value, createOptions);
   return isThenable(created) ? answerAfter(exchange, created, createdResponse) : createdResponse(exchange, created);
 }
 
 function createdResponse(exchange: PlantExchange, created: Result<Created>): Outcome {
-  if (exchange.settings.observed) observeStoreEnd(exchange, created);
+  exchange.observation?.storeEnded(created);
   if (!created.ok) return reportFailure(exchange, created.error);
   return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(created.value.plant) };
 }

@@ -5,9 +5,8 @@ import type { Failure } from './domain/failure.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
 import type { Thenable } from './domain/is-thenable.ts';
 import { PendingBody } from './pending-body.ts';
-import { observeAnswer, observeStart } from './observe-exchange.ts';
 import type { ErrorContext } from './plant-handler-options.ts';
-import type { PlantSpan } from './plant-tracer.ts';
+import type { Observation } from './request-observation.ts';
 import type { Route } from './plant-routes.ts';
 import type { ResponderSettings } from './responder-settings.ts';
 
@@ -66,15 +65,8 @@ export class PlantExchange {
   declare readonly requestId: string | undefined;
   /** Headers every answer to this request gets (CORS), beside those of the answer itself. */
   declare readonly headers: Readonly<Record<string, string>> | undefined;
-  // With the `metrics` option or a `tracer` (observe-exchange.ts); set on every exchange, so all share one shape.
-  /** When the request began (`performance.now()`), with metrics or a tracer; else 0. */
-  declare started: number;
-  /** When the store was called, as {@link started}. */
-  declare storeStarted: number;
-  /** The request's server span, with a tracer. */
-  declare span: PlantSpan | undefined;
-  /** The store call's span, under {@link span}. */
-  declare storeSpan: PlantSpan | undefined;
+  /** What metrics and a tracer keep of the request, with either of them; else undefined. */
+  declare readonly observation: Observation | undefined;
   /** Whether the request holds a place in the overload gate, given back as it is answered. */
   declare readonly admitted: boolean;
   // Keyed by symbols this module keeps, so that no step can reach them.
@@ -102,12 +94,8 @@ export class PlantExchange {
     this[RESPOND] = respond;
     this[NEXT] = undefined;
     this[STATE] = 'new';
-    this.started = 0;
-    this.storeStarted = 0;
-    this.span = undefined;
-    this.storeSpan = undefined;
     this.admitted = admitted;
-    if (settings.observed) observeStart(this);
+    this.observation = settings.observe?.(request, route, requestId);
   }
 }
 
@@ -216,9 +204,9 @@ function answerLate(exchange: PlantExchange, response: PlantResponse): void {
  * the exchange's headers, request id and trace id.
  */
 function deliver(exchange: PlantExchange, response: PlantResponse): void {
-  if (exchange.settings.observed) observeAnswer(exchange, response);
+  exchange.observation?.answered(response);
   if (exchange.admitted) exchange.settings.overload!.leave();
-  exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId, exchange.span?.traceId);
+  exchange[RESPOND](withHeaders(response, exchange.headers, exchange.requestId), exchange.requestId, exchange.observation?.traceId);
 }
 
 /**
@@ -237,7 +225,7 @@ function answeredAgain(exchange: PlantExchange): boolean {
 
 function report(exchange: PlantExchange, error: unknown, kind: ErrorContext['kind']): void {
   const { request, requestId } = exchange;
-  const traceId = exchange.span?.traceId;
+  const traceId = exchange.observation?.traceId;
   try {
     const context: ErrorContext = requestId === undefined ? { request, kind } : { request, kind, requestId };
     exchange.settings.onError(error, traceId === undefined ? context : { ...context, traceId });

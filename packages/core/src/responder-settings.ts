@@ -9,9 +9,9 @@ import type { PlantResponse } from './http-types.ts';
 import { logError } from './log-error.ts';
 import type { DocumentedRoutes } from './openapi-document.ts';
 import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
+import { requestObserver, type Observe } from './request-observation.ts';
 import { routeFinder, type FindRoute } from './plant-routes.ts';
 import { PlantMetrics } from './plant-metrics.ts';
-import type { PlantTracer } from './plant-tracer.ts';
 import { createOverloadGate, type OverloadGate, type OverloadOptions } from './overload-gate.ts';
 import type { PlantStore } from './domain/plant-store.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
@@ -42,10 +42,8 @@ export interface ResponderSettings {
   readonly documents: Map<string, PlantResponse>;
   /** What is counted and served at `/metrics`, with the `metrics` option. */
   readonly metrics: PlantMetrics | undefined;
-  /** Starts the spans of each request, with the `tracer` option. */
-  readonly tracer: PlantTracer | undefined;
-  /** Whether requests are observed at all (metrics or a tracer): one check on the path of every request. */
-  readonly observed: boolean;
+  /** Begins watching each request, with the `metrics` or `tracer` option: one check on the path of every request. */
+  readonly observe: Observe | undefined;
   /** The admission decision, with the `overload` option. */
   readonly overload: OverloadGate | undefined;
   /** The per-token rate limit, with the `rateLimit` option. */
@@ -107,8 +105,7 @@ export function responderSettings(options: PlantHandlerOptions, caller: string):
     bodyTooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`),
     documents: new Map(),
     metrics,
-    tracer,
-    observed: metrics !== undefined || tracer !== undefined,
+    observe: requestObserver(metrics, tracer, basePath),
     overload,
     rateLimiter,
   };
