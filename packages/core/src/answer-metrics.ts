@@ -16,7 +16,7 @@ const METRICS_HEADERS = Object.freeze({ 'content-type': PROMETHEUS_CONTENT_TYPE,
  * (docs/operations.md, "Keeping the metrics private").
  *
  * @example
- * if (route === METRICS) return answerMetrics(exchange);
+ * const outcome = answerMetrics(exchange); // a GET of {basePath}/metrics
  */
 export function answerMetrics(exchange: PlantExchange): Outcome {
   return authenticateThen(exchange, metricsIfAccepted);

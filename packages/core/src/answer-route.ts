@@ -6,7 +6,7 @@ import type { PlantResponse } from './http-types.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
 import { answerMetrics } from './answer-metrics.ts';
 import { answerAfter, reportFailure, type Outcome, type PlantExchange } from './plant-exchange.ts';
-import { DOCUMENT, HEALTHZ, METRICS, NOT_A_FILE, READYZ } from './plant-routes.ts';
+import type { Route } from './plant-routes.ts';
 
 const NOT_FOUND: PlantResponse = { ...errorResponse('not-found', 'no such route'), unmatched: true };
 const POST_ONLY = errorResponse('method-not-allowed', 'method not allowed; allowed: POST', { allow: 'POST' });
@@ -31,27 +31,27 @@ const MAX_CACHED_DOCUMENTS = 16;
 export function answerRoute(exchange: PlantExchange): Outcome {
   const { route, request } = exchange;
   if (route === undefined) return NOT_FOUND;
-  // Alive while draining: a process that finishes its requests must not be restarted for it.
-  if (route === HEALTHZ) return isGetOrHead(request.method) ? ALIVE : GET_ONLY;
-  if (route === NOT_A_FILE) return NO_SUCH_FILE;
-  // Served while draining too: a scrape then sees plant_store_draining 1.
-  if (route === METRICS) return isGetOrHead(request.method) ? answerMetrics(exchange) : GET_ONLY;
-  if (request.draining === true) return SHUTTING_DOWN;
-  if (route.allow === 'POST') return request.method === 'POST' ? createFromRequest(exchange) : POST_ONLY;
-  // HEAD gets GET's answer, body included: the HTTP server sends its head
-  // alone (node:http, Bun, Deno and workerd all drop a HEAD answer's body),
-  // so its Content-Length stays the length GET would send (RFC 9110 §9.3.2).
-  if (!isGetOrHead(request.method)) return GET_ONLY;
-  if (route === DOCUMENT) return documentResponse(exchange);
-  if (route === READYZ) return answerAfter(exchange, exchange.settings.ready!(), readiness);
-  return route.response!;
+  if (route.whileDraining !== true && request.draining === true) return SHUTTING_DOWN;
+  if (route.anyMethod !== true && !(route.allow === 'POST' ? request.method === 'POST' : isGetOrHead(request.method))) {
+    return route.allow === 'POST' ? POST_ONLY : GET_ONLY;
+  }
+  return ANSWERS[route.name](exchange);
 }
 
-/**
- * Answers a CORS preflight (`OPTIONS` with `Origin` and
- * `Access-Control-Request-Method`) on a route the handler serves: 200, or
- * 403 (1102) for an origin not allowed. Only with the `cors` option.
- */
+// The step of each route, by name, once its method is allowed. HEAD gets GET's answer, body
+// included: the HTTP server sends its head alone (node:http, Bun, Deno and workerd all drop a
+// HEAD answer's body), so its Content-Length stays the length GET would send (RFC 9110 §9.3.2).
+const ANSWERS: Readonly<Record<Route['name'], (exchange: PlantExchange) => Outcome>> = {
+  plants: createFromRequest,
+  document: documentResponse,
+  healthz: () => ALIVE,
+  readyz: (exchange) => answerAfter(exchange, exchange.settings.ready!(), readiness),
+  metrics: answerMetrics,
+  'docs-page': (exchange) => exchange.route!.response!,
+  'docs-file': (exchange) => exchange.route!.response!,
+  'no-such-file': () => NO_SUCH_FILE,
+};
+
 export function answerPreflight(exchange: PlantExchange): Outcome {
   return exchange.settings.cors!.preflight(exchange.request.header('origin')!, exchange.route!.allow);
 }

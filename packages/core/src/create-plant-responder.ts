@@ -3,7 +3,6 @@ import { answerPreflight, answerRoute } from './answer-route.ts';
 import type { PlantRequest } from './http-types.ts';
 import { answer, PlantExchange, type Outcome, type Respond } from './plant-exchange.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import { HEALTHZ, METRICS, NOT_A_FILE } from './plant-routes.ts';
 import { requestIdOf } from './request-id.ts';
 import { responderSettings } from './responder-settings.ts';
 import { routePath } from './route-path.ts';
@@ -44,7 +43,7 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
     const preflight =
       origin !== undefined &&
       route !== undefined &&
-      route !== NOT_A_FILE &&
+      route.anyMethod !== true &&
       request.method === 'OPTIONS' &&
       request.header('access-control-request-method') !== undefined;
     const headers = preflight ? undefined : cors?.responseHeaders(origin);
@@ -53,7 +52,7 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
     // must stay fast and 200, and /metrics, which must show the overload; not while draining, whose
     // 503 closes the connection.
     let admitted = false;
-    if (overload !== undefined && route !== undefined && route !== HEALTHZ && route !== METRICS && request.draining !== true) {
+    if (overload !== undefined && route !== undefined && route.pastOverload !== true && request.draining !== true) {
       if (overload.enter() === undefined) admitted = true;
       else first = refuseOverloaded;
     }

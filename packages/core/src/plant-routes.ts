@@ -2,12 +2,19 @@
 import type { DocsResponses } from './docs-responses.ts';
 import type { PlantResponse } from './http-types.ts';
 
-/** A path the handler serves, and the method it allows there (`GET` with its HEAD). */
+/** A path the handler serves, the method it allows there (`GET` with its HEAD), and how it is answered. */
 export interface Route {
+  /** Which step answers it (answer-route.ts) and its template in metrics and spans. */
   readonly name: 'plants' | 'document' | 'healthz' | 'readyz' | 'metrics' | 'docs-page' | 'docs-file' | 'no-such-file';
   readonly allow: 'GET' | 'POST';
   /** The answer to GET, for a route whose answer never changes (the docs page and its files). */
   readonly response?: PlantResponse;
+  /** Answered while the server drains: a process finishing its requests is still alive, and a scrape sees it drain. */
+  readonly whileDraining?: true;
+  /** Answered alike whatever the method, and so with no CORS preflight of its own (a docs file that does not exist). */
+  readonly anyMethod?: true;
+  /** Never refused as overloaded: a busy process must still answer its probes and its scrapes. */
+  readonly pastOverload?: true;
 }
 
 /** `POST {basePath}/plants`. */
@@ -15,13 +22,13 @@ export const PLANTS: Route = { name: 'plants', allow: 'POST' };
 /** `GET {basePath}/openapi.json`. */
 export const DOCUMENT: Route = { name: 'document', allow: 'GET' };
 /** `GET {basePath}/healthz`, with the `health` option. */
-export const HEALTHZ: Route = { name: 'healthz', allow: 'GET' };
+export const HEALTHZ: Route = { name: 'healthz', allow: 'GET', whileDraining: true, pastOverload: true };
 /** `GET {basePath}/readyz`, with the `health` option. */
 export const READYZ: Route = { name: 'readyz', allow: 'GET' };
 /** `GET {basePath}/metrics`, with the `metrics` option. */
-export const METRICS: Route = { name: 'metrics', allow: 'GET' };
+export const METRICS: Route = { name: 'metrics', allow: 'GET', whileDraining: true, pastOverload: true };
 /** A path under `{basePath}/docs/` that names no file of the docs page. */
-export const NOT_A_FILE: Route = { name: 'no-such-file', allow: 'GET' };
+export const NOT_A_FILE: Route = { name: 'no-such-file', allow: 'GET', whileDraining: true, anyMethod: true };
 
 /** The route of a normalised request path, or undefined for a path the handler does not serve. */
 export type FindRoute = (path: string) => Route | undefined;
