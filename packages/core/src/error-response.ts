@@ -24,6 +24,7 @@ export function errorResponse(kind: ErrorKind, message: string, headers?: Readon
     status,
     headers: headers === undefined ? (EXTRA_HEADERS[kind] ?? JSON_HEADERS) : Object.freeze({ ...JSON_HEADERS, ...headers }),
     body: `{"error":${code},"message":${JSON.stringify(message)}}`,
+    error: code,
   };
 }
 

@@ -78,4 +78,10 @@ export interface PlantResponse {
    * should hand the request on (`next()`), a standalone server sends the 404.
    */
   readonly unmatched?: true;
+  /**
+   * The code of an Error answer, as its body's `error` holds it (docs/contract.md,
+   * "Error codes"): what a host counts or logs without parsing the body back.
+   * Absent on every other answer.
+   */
+  readonly error?: number;
 }

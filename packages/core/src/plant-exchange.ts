@@ -255,8 +255,9 @@ function withHeaders(response: PlantResponse, extra: Readonly<Record<string, str
     if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
     if (requestId !== undefined) headers['x-request-id'] = requestId;
   }
-  const { status, body, bytes } = response;
+  const { status, body, bytes, error } = response;
   // A docs answer's shared bytes go on with it, so that no answer of the file is encoded again.
   if (bytes !== undefined) return response.unmatched === true ? { status, headers, body, bytes, unmatched: true } : { status, headers, body, bytes };
+  if (error !== undefined) return response.unmatched === true ? { status, headers, body, error, unmatched: true } : { status, headers, body, error };
   return response.unmatched === true ? { status, headers, body, unmatched: true } : { status, headers, body };
 }

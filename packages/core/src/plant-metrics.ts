@@ -130,10 +130,10 @@ export class PlantMetrics {
 
   /**
    * @internal The handler answered a request on `route` (undefined when none
-   * matched) after `seconds`; a create's refusal is counted by the code its
-   * Error body names.
+   * matched) after `seconds`; a create's refusal is counted by its Error
+   * code (`PlantResponse.error`; 0 when it has none).
    */
-  requestAnswered(route: Route | undefined, method: string, status: number, seconds: number, body: string, basePath: string): void {
+  requestAnswered(route: Route | undefined, method: string, status: number, seconds: number, error: number | undefined, basePath: string): void {
     this.#inFlight--;
     this.#basePath ??= basePath;
     const template = route === undefined ? undefined : ROUTE_TEMPLATES[route.name];
@@ -146,7 +146,7 @@ export class PlantMetrics {
     if (histogram === undefined) byStatus.set(status, (histogram = new MetricHistogram(DURATION_BOUNDS)));
     histogram.observe(seconds);
     if (route?.name === 'plants' && method === 'POST' && status !== 200) {
-      const code = errorCodeOf(body);
+      const code = error ?? 0;
       if (code === CONFLICT_CODE) this.#creates.conflict++;
       else this.#refusals.set(code, (this.#refusals.get(code) ?? 0) + 1);
     }
@@ -204,17 +204,4 @@ export function createPlantMetrics(options: PlantMetricsOptions = {}): PlantMetr
 
 function header(name: string, type: string, help: string): string {
   return `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}\n`;
-}
-
-/** The code of an Error body `{"error":1400,…}`, read without parsing it; 0 when it names none. */
-function errorCodeOf(body: string): number {
-  const start = body.startsWith('{"error":') ? 9 : -1;
-  if (start < 0) return 0;
-  let code = 0;
-  for (let i = start; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) break;
-    code = code * 10 + (c - 0x30);
-  }
-  return code;
 }

@@ -89,7 +89,7 @@ class RequestObservation implements Observation {
 
   answered(response: PlantResponse): void {
     const { status } = response;
-    this.metrics?.requestAnswered(this.route, this.request.method, status, (performance.now() - this.started) / 1000, response.body, this.basePath);
+    this.metrics?.requestAnswered(this.route, this.request.method, status, (performance.now() - this.started) / 1000, response.error, this.basePath);
     const span = this.span;
     if (span === undefined) return;
     try {
