@@ -11,17 +11,19 @@ const UNAUTHENTICATED = errorResponse('unauthenticated', 'authorization: expecte
  * Checks the request's bearer credential (docs/contract.md,
  * "Authentication"): none is 401 (1100), and one that is no token 401 (1101)
  * without asking the verifier; else the verifier's verdict goes to `then`,
- * at once or once it settles, and `then` decides what it lets in (only
- * `true`, by the contract).
+ * at once or once it settles, with the token, and `then` decides what it
+ * lets in (only `true`, by the contract).
  *
  * @example
  * export const createFromRequest = (exchange: PlantExchange) => authenticateThen(exchange, readIfAccepted);
  */
-export function authenticateThen(exchange: PlantExchange, then: (exchange: PlantExchange, verdict: unknown) => Outcome): Outcome {
+export function authenticateThen(exchange: PlantExchange, then: (exchange: PlantExchange, verdict: unknown, token: string) => Outcome): Outcome {
   const { request } = exchange;
   const credential = readBearerCredential(request.header('authorization'));
   if (credential.kind === 'missing') return UNAUTHENTICATED;
   if (credential.kind === 'malformed') return TOKEN_REJECTED;
   const verdict = exchange.settings.authenticate(credential.token, request);
-  return isThenable(verdict) ? answerAfter(exchange, verdict, then) : then(exchange, verdict);
+  const { token } = credential;
+  // A verifier that answers later costs the one closure that carries the token on.
+  return isThenable(verdict) ? answerAfter(exchange, verdict, (later, settled) => then(later, settled, token)) : then(exchange, verdict, token);
 }

@@ -1,7 +1,6 @@
 // Runs anywhere (no runtime API): the steps of `POST {basePath}/plants`, from the bearer token to the stored plant.
 import { authRefusalResponse } from './auth-refusal-response.ts';
 import { authenticateThen } from './authenticate-then.ts';
-import { readBearerCredential } from './authenticate.ts';
 import { startCreatePlant, type Created } from './domain/create-plant.ts';
 import { errorResponse, JSON_HEADERS, PROTOCOL_ERRORS } from './error-response.ts';
 import type { Result } from './domain/failure.ts';
@@ -38,13 +37,13 @@ export function createFromRequest(exchange: PlantExchange): Outcome {
   return authenticateThen(exchange, readIfAccepted);
 }
 
-function readIfAccepted(exchange: PlantExchange, verdict: unknown): Outcome {
+function readIfAccepted(exchange: PlantExchange, verdict: unknown, token: string): Outcome {
   // Only `true` lets a request in, whatever else a verifier returns or resolves to.
   if (verdict !== true) return authRefusalResponse(verdict);
   const { rateLimiter } = exchange.settings;
   if (rateLimiter !== undefined) {
-    // Counted only now that the token is accepted: read again, rather than carried by every request.
-    const refusal = rateLimiter.take((readBearerCredential(exchange.request.header('authorization')) as { token: string }).token);
+    // Counted only now that the token is accepted.
+    const refusal = rateLimiter.take(token);
     if (refusal !== undefined) return refusal;
   }
   const body = exchange.request.readBody(exchange.settings.maxBodyBytes);
