@@ -294,7 +294,7 @@ export function renderReport({ rows, versions, rounds, warmup, duration, connect
     '',
     '## Memory of the memory store',
     '',
-    `${memory.plants.toLocaleString('en-US')} plants with a 10-character name and an 8-character tag: ${memory.addedBytesPerPlant.toFixed(1)} bytes per plant beyond its two strings (map entry, bigint key, frozen plant object); with the strings (${memory.stringBytesPerPlant} bytes as V8 one-byte strings) ${memory.totalBytesPerPlant.toFixed(1)} bytes per plant.`,
+    `${memory.plants.toLocaleString('en-US')} plants with a 10-character name and an 8-character tag: ${memory.addedBytesPerPlant.toFixed(1)} bytes per plant beyond its two strings (map entry, key, plant object); with the strings (${memory.stringBytesPerPlant} bytes as V8 one-byte strings) ${memory.totalBytesPerPlant.toFixed(1)} bytes per plant.`,
     '',
   ].join('\n');
   return { markdown, svg: chart(rows) };
