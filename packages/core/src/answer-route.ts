@@ -47,13 +47,18 @@ const ANSWERS: Readonly<Record<Route['name'], (exchange: PlantExchange) => Outco
   healthz: () => ALIVE,
   readyz: (exchange) => answerAfter(exchange, exchange.settings.ready!(), readiness),
   metrics: answerMetrics,
-  'docs-page': (exchange) => exchange.route!.response!,
-  'docs-file': (exchange) => exchange.route!.response!,
+  'docs-page': fixedResponse,
+  'docs-file': fixedResponse,
   'no-such-file': () => NO_SUCH_FILE,
 };
 
 export function answerPreflight(exchange: PlantExchange): Outcome {
   return exchange.settings.cors!.preflight(exchange.request.header('origin')!, exchange.route!.allow);
+}
+
+/** The answer of a route whose answer never changes (the docs page and its files), which it carries. */
+function fixedResponse(exchange: PlantExchange): PlantResponse {
+  return exchange.route!.response!;
 }
 
 function readiness(exchange: PlantExchange, failure: Failure | undefined): Outcome {

@@ -40,14 +40,20 @@ export type Observe = (request: PlantRequest, route: Route | undefined, requestI
  */
 export function requestObserver(metrics: PlantMetrics | undefined, tracer: PlantTracer | undefined, basePath: string): Observe | undefined {
   if (metrics === undefined && tracer === undefined) return undefined;
-  return (request, route, requestId) => new RequestObservation(metrics, tracer, basePath, request, route, requestId);
+  const watchers: Watchers = { metrics, tracer, basePath };
+  return (request, route, requestId) => new RequestObservation(watchers, request, route, requestId);
+}
+
+/** What watches every request of one handler, made once with it and shared by each request's observation. */
+interface Watchers {
+  readonly metrics: PlantMetrics | undefined;
+  readonly tracer: PlantTracer | undefined;
+  readonly basePath: string;
 }
 
 /** One request's {@link Observation}: when it began and its spans. */
 class RequestObservation implements Observation {
-  declare private readonly metrics: PlantMetrics | undefined;
-  declare private readonly tracer: PlantTracer | undefined;
-  declare private readonly basePath: string;
+  declare private readonly watchers: Watchers;
   declare private readonly request: PlantRequest;
   declare private readonly route: Route | undefined;
   /** When the request began (`performance.now()`). */
@@ -59,17 +65,9 @@ class RequestObservation implements Observation {
   /** The store call's span, under {@link span}. */
   declare private storeSpan: PlantSpan | undefined;
 
-  constructor(
-    metrics: PlantMetrics | undefined,
-    tracer: PlantTracer | undefined,
-    basePath: string,
-    request: PlantRequest,
-    route: Route | undefined,
-    requestId: string | undefined,
-  ) {
-    this.metrics = metrics;
-    this.tracer = tracer;
-    this.basePath = basePath;
+  constructor(watchers: Watchers, request: PlantRequest, route: Route | undefined, requestId: string | undefined) {
+    const { metrics, tracer, basePath } = watchers;
+    this.watchers = watchers;
     this.request = request;
     this.route = route;
     this.started = performance.now();
@@ -89,7 +87,8 @@ class RequestObservation implements Observation {
 
   answered(response: PlantResponse): void {
     const { status } = response;
-    this.metrics?.requestAnswered(this.route, this.request.method, status, (performance.now() - this.started) / 1000, response.error, this.basePath);
+    const { metrics, basePath } = this.watchers;
+    metrics?.requestAnswered(this.route, this.request.method, status, (performance.now() - this.started) / 1000, response.error, basePath);
     const span = this.span;
     if (span === undefined) return;
     try {
@@ -106,7 +105,8 @@ class RequestObservation implements Observation {
 
   storeStarted(): void {
     this.storeCalled = performance.now();
-    const { span, tracer } = this;
+    const { span } = this;
+    const { tracer } = this.watchers;
     if (span === undefined || tracer === undefined) return;
     try {
       this.storeSpan = tracer.startSpan('plant_store insert_if_absent', 'internal', span, { 'db.operation.name': 'insert_if_absent' });
@@ -117,7 +117,7 @@ class RequestObservation implements Observation {
 
   storeEnded(created: Result<Created>): void {
     const ok = created.ok || created.error.kind !== 'storage-unavailable';
-    const { metrics } = this;
+    const { metrics } = this.watchers;
     if (metrics !== undefined) {
       metrics.storeAnswered((performance.now() - this.storeCalled) / 1000, ok);
       if (created.ok) metrics.createStored(created.value.outcome);
