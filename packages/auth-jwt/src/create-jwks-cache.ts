@@ -57,14 +57,16 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
   let lastFailed = false;
   let pending: Promise<void> | undefined;
 
-  const load = async (): Promise<LocalKeys> => {
+  // The key set as fetched too, for onKeys: createLocalJWKSet checked it and keeps its own copy, so this one is no one else's.
+  const load = async (): Promise<{ readonly jwks: JSONWebKeySet; readonly local: LocalKeys }> => {
     const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) {
       // Drain it, so that a kept-alive connection can serve the next fetch.
       await response.body?.cancel();
       throw new Error(`JWKS ${url.href}: HTTP ${response.status}`);
     }
-    return createLocalJWKSet((await response.json()) as JSONWebKeySet);
+    const jwks = (await response.json()) as JSONWebKeySet;
+    return { jwks, local: createLocalJWKSet(jwks) };
   };
 
   const refresh = (): Promise<void> => {
@@ -72,10 +74,10 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
     attemptedAt = now();
     pending = load().then(
       (loaded) => {
-        keys = loaded;
+        keys = loaded.local;
         fetchedAt = now();
         lastFailed = false;
-        onKeys?.(loaded.jwks());
+        onKeys?.(loaded.jwks);
       },
       (error: unknown) => {
         lastFailed = true;

@@ -65,11 +65,7 @@ export interface VerifiedTokenCache<Verdict> {
 export const ENTRY_OVERHEAD_BYTES = 200;
 
 /** An entry: what the token was verified with, and whether it was read since it was last the oldest. */
-interface Entry<Verdict> {
-  readonly verdict: Verdict;
-  readonly exp: number;
-  readonly nbf: number | undefined;
-  readonly kid: string | undefined;
+interface Entry<Verdict> extends VerifiedToken<Verdict> {
   used: boolean;
 }
 

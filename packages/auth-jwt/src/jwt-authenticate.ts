@@ -219,6 +219,6 @@ function keyLookup(
     maxAgeMs: seconds('jwksMaxAgeSeconds', 600),
     now,
     onError: options.onKeysError ?? ((error) => console.error(`plant-store: ${error.message}`)),
-    onKeys: cache === undefined ? undefined : (jwks) => cache.keysReplaced(jwks),
+    onKeys: cache?.keysReplaced,
   });
 }
