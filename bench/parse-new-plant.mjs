@@ -8,11 +8,15 @@
 // (Deno: `deno run --allow-read --allow-env`). `--before` adds the `parseNewPlant` an ESM
 // file exports, so that two versions are timed side by side, e.g. an earlier build of the
 // core bundled into one file: `esbuild packages/core/dist/index.js --bundle --format=esm
-// --outfile=/tmp/core-before.mjs` before rebuilding. Every parser is first checked against the strict decoder and
-// against the others on bodies of every kind (valid, invalid, not UTF-8): a parser that
-// answers differently is refused, not timed. Prints one line per body and contender: the
+// --outfile=/tmp/core-before.mjs` before rebuilding. `parseNewPlant` is first checked against
+// the strict decoder on bodies of every kind (valid, invalid, not UTF-8), and `before`
+// against `parseNewPlant`: one that answers differently is refused, not timed. The baseline,
+// whose answers are coarser (a copy of bench/servers/baseline-logic.mjs's body checks, kept
+// in step with them), is timed only. Prints one line per body and contender: the
 // median ns per call over the rounds (the first round, a warm-up, left out), the lowest and
 // the highest.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseNewPlant } from '@plant-store/core';
 
 const args = process.argv.slice(2);
@@ -58,8 +62,7 @@ function baseline(bytes) {
 /** @type {Record<string, (bytes: Uint8Array) => unknown>} */
 const contenders = { baseline, parseNewPlant };
 if (beforePath !== undefined) {
-  const url = beforePath.startsWith('/') ? `file://${beforePath}` : new URL(beforePath, `file://${process.cwd()}/`).href;
-  contenders['before'] = (await import(url)).parseNewPlant;
+  contenders['before'] = (await import(pathToFileURL(resolve(beforePath)).href)).parseNewPlant;
 }
 
 const encoder = new TextEncoder();

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkBehaviour } from './behaviour.mjs';
 import { startPostgres } from '@plant-store/runtime-tests/start-postgres';
 import { fillPgbouncerConfig, findPgbouncer, INSTALL_PGBOUNCER, startPgbouncer } from '../runtime-tests/support/pgbouncer.mjs';
-import { CHECKS_ROW, DECISIONS_HEADING, IN_PROCESS_HEADING, renderDecisions, renderInProcessSection, renderReport } from './report.mjs';
+import { CHECKS_ROW, DECISIONS_HEADING, IN_PROCESS_HEADING, NODE_RUNTIMES, renderDecisions, renderInProcessSection, renderReport } from './report.mjs';
 
 /** @typedef {import('./report.mjs').Row} Row */
 /**
@@ -38,7 +38,8 @@ import { CHECKS_ROW, DECISIONS_HEADING, IN_PROCESS_HEADING, renderDecisions, ren
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const require = createRequire(import.meta.url);
-const packageDir = (/** @type {string} */ name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root] }));
+// bench's own packages, then runtime-tests' (the Node lines other than bench's Node 24).
+const packageDir = (/** @type {string} */ name) => dirname(require.resolve(`${name}/package.json`, { paths: [here, root, join(root, 'runtime-tests')] }));
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
@@ -46,18 +47,12 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
 const TOKEN = 'bench-token';
 
-// The Node lines the support policy names (docs/install.md), from runtime-tests' registry packages.
-const runtimeTestsRequire = createRequire(join(root, 'runtime-tests/package.json'));
-const nodeBinary = (/** @type {string} */ name) => join(dirname(runtimeTestsRequire.resolve(`${name}/package.json`)), 'bin/node');
-const node22 = nodeBinary('node22');
+// The Node lines the support policy names (docs/install.md), from the registry's node packages.
 const node24 = join(packageDir('node24'), 'bin/node');
-const node26 = nodeBinary('node26');
 /** @type {[runtime: string, binary: string][]} */
-const NODE_LINES = [
-  ['Node 22', node22],
-  ['Node 24', node24],
-  ['Node 26', node26],
-];
+const NODE_LINES = NODE_RUNTIMES.map(
+  (runtime) => /** @type {[string, string]} */ ([runtime, join(packageDir(`node${runtime.slice('Node '.length)}`), 'bin/node')]),
+);
 const bun = join(packageDir('bun'), 'bin/bun.exe');
 const deno = join(packageDir('deno'), 'deno');
 const denoRun = ['run', '--allow-net', '--allow-env', '--allow-read'];
@@ -113,7 +108,6 @@ const DENO_NODE_HTTP_BASELINE = 'node:http hand-written, on Deno';
 /** The lean Fetch handler on the same Node bridge, which Plant Store's Fetch adapter on it is compared with. */
 const WHATWG_BASELINE = 'plain fetch handler on @whatwg-node/server';
 
-/** Every contender: its runtime, whether it is that runtime's hand-written baseline, and how to start it. */
 /** The peer each Node line's standalone server is held to (issue 37: at least its req/s). */
 const FASTIFY = 'Fastify 5 + JSON schema';
 /** The peer the Bun standalone server is held to. */

@@ -207,12 +207,13 @@ export function resolveImport(root, fromFile, specifier) {
   // A bundler's query (`?raw`) or a fragment names no other file.
   const base = resolve(root, dirname(fromFile), specifier.replace(/[?#].*$/, ''));
   const candidates = [base];
-  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts'));
+  // Only .ts files are listed, so a .js specifier can only name its .ts source.
+  if (base.endsWith('.js')) candidates.push(base.replace(/\.js$/, '.ts'));
   candidates.push(`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts'));
   const file = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
   if (file === undefined) return /\.[cm]?[jt]s$/.test(base) || !/\.\w+$/.test(base) ? undefined : null;
   const path = relative(resolve(root), file);
-  if (path.startsWith('..') || !/\.[cm]?ts$/.test(path)) return null;
+  if (path.startsWith('..') || !path.endsWith('.ts')) return null;
   return path.split(sep).join('/');
 }
 
