@@ -19,6 +19,8 @@ export interface LocalIssuer {
   sign(claims: JWTPayload, header: { kid: string; signWith?: string }): Promise<string>;
   /** Holds every JWKS request unanswered while true, as an issuer that does not answer in time. */
   hang: boolean;
+  /** When set, the keys published instead of those of {@link addKey}: any key set a test needs (no `kid`, a `kid` twice). */
+  published: readonly JWK[] | undefined;
   /** Stops answering: the port is closed and open connections dropped. */
   stop(): Promise<void>;
 }
@@ -35,7 +37,9 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
     }
     fetches++;
     const answer = () => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [...keys.values()].map(({ jwk }) => jwk) }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ keys: issuer.published ?? [...keys.values()].map(({ jwk }) => jwk) }));
     };
     if (issuer.hang) held.add(answer);
     else answer();
@@ -49,6 +53,7 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
       return fetches;
     },
     hang: false,
+    published: undefined,
     async addKey(kid, alg = 'RS256') {
       const pair = await generateKeyPair(alg, { extractable: true });
       keys.set(kid, { alg, privateKey: pair.privateKey, jwk: { ...(await exportJWK(pair.publicKey)), kid, alg, use: 'sig' } });

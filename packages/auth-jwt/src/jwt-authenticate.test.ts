@@ -1,10 +1,9 @@
 // Runs in vitest on Node: unit tests of jwt-authenticate.ts, with keys given or served on 127.0.0.1 (the JWKS cache has its own tests).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthVerdict } from '@plant-store/core';
+import { startLocalIssuer, type LocalIssuer } from '../../../runtime-tests/support/local-issuer.ts';
 import { jwtAuthenticate, type JwtAuthenticateOptions, type PublicJwk } from './jwt-authenticate.ts';
 
 const ISSUER = 'https://issuer.example/';
@@ -158,23 +157,11 @@ async function ask(authenticate: ReturnType<typeof jwtAuthenticate>, token: stri
   return { verdict: await answer, remembered: !(answer instanceof Promise) };
 }
 
-/** A JWKS on 127.0.0.1 serving the keys the test puts in `keys`, and counting its fetches. */
-async function serveKeys() {
-  const served = { keys: [] as PublicJwk[], fetches: 0, url: '' };
-  const server = createServer((_request, response) => {
-    served.fetches++;
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served.keys }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  served.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return served;
+/** An issuer on 127.0.0.1 publishing the keys the test puts in `published`, and counting its fetches. */
+async function serveKeys(): Promise<LocalIssuer> {
+  const issuer = await startLocalIssuer();
+  closers.push(() => issuer.stop());
+  return issuer;
 }
 
 describe('jwtAuthenticate, remembering verified tokens', () => {
@@ -262,8 +249,8 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
   it('forgets a token once its key leaves the issuer’s keys, or is replaced under its kid', async () => {
     const served = await serveKeys();
     const other = await generateKeyPair('ES256', { extractable: true });
-    served.keys = [publicJwk, rsa.publicJwk];
-    const options = { keys: undefined, jwksUrl: served.url, jwksCooldownSeconds: 0, now: () => T0 * 1000 };
+    served.published = [publicJwk, rsa.publicJwk];
+    const options = { keys: undefined, jwksUrl: served.jwksUrl, jwksCooldownSeconds: 0, now: () => T0 * 1000 };
     const authenticate = verifier(options);
     const token = await sign(claims);
     const rsaSigned = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rsa.privateKey);
@@ -275,18 +262,18 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
     await authenticate(rsaSigned, noRequest);
     expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
     // Another key takes the kid es: the token is not accepted through its memory.
-    served.keys = [otherEs, rsa.publicJwk];
+    served.published = [otherEs, rsa.publicJwk];
     await refetch();
     expect(served.fetches).toBe(2);
     expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
     expect(await ask(authenticate, rsaSigned)).toEqual({ verdict: true, remembered: true });
     // The first es key is back, and its token verified and remembered again.
-    served.keys = [publicJwk, rsa.publicJwk];
+    served.published = [publicJwk, rsa.publicJwk];
     await refetch();
     expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
     expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
     // The issuer drops es: its token is forgotten, the others stay.
-    served.keys = [rsa.publicJwk];
+    served.published = [rsa.publicJwk];
     await refetch();
     expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
     expect(await ask(authenticate, rsaSigned)).toEqual({ verdict: true, remembered: true });
@@ -294,12 +281,12 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
 
   it('refetches keys past their age for a remembered token too, and forgets it when its key has left', async () => {
     const served = await serveKeys();
-    served.keys = [publicJwk];
+    served.published = [publicJwk];
     const clock = { ms: T0 * 1000 };
-    const authenticate = verifier({ keys: undefined, jwksUrl: served.url, jwksMaxAgeSeconds: 60, now: () => clock.ms });
+    const authenticate = verifier({ keys: undefined, jwksUrl: served.jwksUrl, jwksMaxAgeSeconds: 60, now: () => clock.ms });
     const token = await sign(claims);
     await authenticate(token, noRequest);
-    served.keys = [rsa.publicJwk];
+    served.published = [rsa.publicJwk];
     clock.ms += 59_000;
     expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
     expect(served.fetches).toBe(1);
@@ -367,12 +354,12 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
         fc.boolean(),
         fc.array(event, { minLength: 15, maxLength: 40 }),
         async (initial, chosen, leeway, scoped, events) => {
-          served.keys = initial.map((index) => jwks[index]!);
+          served.published = initial.map((index) => jwks[index]!);
           const clock = { ms: T0 * 1000 };
           // No background fetches (their timing would differ): keys change only when a token's kid is unknown.
           const options = {
             keys: undefined,
-            jwksUrl: served.url,
+            jwksUrl: served.jwksUrl,
             jwksCooldownSeconds: 0,
             jwksMaxAgeSeconds: 1e7,
             clockToleranceSeconds: leeway,
@@ -383,7 +370,7 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
           const fresh = verifier({ ...options, tokenCacheMaxEntries: 0 });
           for (const step of events) {
             if ('publish' in step) {
-              served.keys = step.publish.map((index) => jwks[index]!);
+              served.published = step.publish.map((index) => jwks[index]!);
               continue;
             }
             clock.ms = step.at * 1000 + step.millis;
