@@ -12,7 +12,7 @@ export interface Answer {
   readonly kind: 'create' | 'healthz';
   /** The create's id (its name is `p<id>`); 0 for a probe. */
   readonly id: number;
-  /** When the request was written, in ms from the load's start. */
+  /** When the request was written, in ms since the epoch (`performance.timeOrigin + performance.now()`), comparable across processes. */
   readonly at: number;
   /** From the request's write to the end of its answer, in ms. */
   readonly ms: number;
@@ -68,7 +68,7 @@ export async function offerLoad(load: OfferedLoad): Promise<Answer[]> {
   // thousand handshakes at once overflowing the server's listen backlog.
   const connections = Array.from({ length: load.clients + (load.probeEveryMs === undefined ? 0 : 1) }, () => new Connection(url.hostname, port));
   await Promise.all(connections.map((connection) => connection.connected));
-  await Promise.all(connections.map((connection) => connection.exchange('healthz', 0, load.timeoutMs, 0)));
+  await Promise.all(connections.map((connection) => connection.exchange('healthz', 0, load.timeoutMs)));
   const start = performance.now();
   const end = start + load.seconds * 1000;
   let nextId = load.firstId;
@@ -79,7 +79,7 @@ export async function offerLoad(load: OfferedLoad): Promise<Answer[]> {
     if (kind === 'create') await new Promise((resolve) => setTimeout(resolve, (index * (load.rampMs ?? load.pauseMs)) / load.clients));
     while (performance.now() < end) {
       connection ??= new Connection(url.hostname, port);
-      const answer = await connection.exchange(kind, kind === 'create' ? nextId++ : 0, load.timeoutMs, start);
+      const answer = await connection.exchange(kind, kind === 'create' ? nextId++ : 0, load.timeoutMs);
       answers.record(answer);
       // A connection that failed, timed out or was told to close is not used again.
       if (answer.status === 0 || connection.closing) {
@@ -173,7 +173,7 @@ class Connection {
     this.#socket.on('close', fail);
   }
 
-  exchange(kind: Answer['kind'], id: number, timeoutMs: number, origin: number): Promise<Answer> {
+  exchange(kind: Answer['kind'], id: number, timeoutMs: number): Promise<Answer> {
     const body = `{"id":${id},"name":"p${id}"}`;
     const request =
       kind === 'create'
@@ -184,7 +184,7 @@ class Connection {
       const settle = (status: number, retryAfter?: string, error?: number) => {
         clearTimeout(timer);
         this.#onData = undefined;
-        resolve({ kind, id: kind === 'create' ? id : 0, at: started - origin, ms: performance.now() - started, status, retryAfter, error });
+        resolve({ kind, id: kind === 'create' ? id : 0, at: performance.timeOrigin + started, ms: performance.now() - started, status, retryAfter, error });
       };
       const timer = setTimeout(() => settle(0), timeoutMs);
       this.#onData = () => {
