@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantHandler } from './create-plant-handler.ts';
 import type { ErrorContext, PlantHandlerOptions } from './plant-handler-options.ts';
-import { CORS_EXPOSED_HEADERS } from './cors-policy.ts';
-import { JSON_HEADERS, SHUTTING_DOWN } from './error-response.ts';
-import type { BodyResult, PlantRequest } from './http-types.ts';
+import { CORS_EXPOSED_HEADERS } from './features/cors/cors-policy.ts';
+import { JSON_HEADERS, SHUTTING_DOWN } from './exchange/error-response.ts';
+import type { BodyResult, PlantRequest } from './exchange/http-types.ts';
 import type { InsertResult, PlantStore } from './domain/plant-store.ts';
-import { staticTokens } from './static-tokens.ts';
+import { staticTokens } from './exchange/static-tokens.ts';
 
 const TOKEN = 'feature-token';
 const APP = 'https://app.example.com';

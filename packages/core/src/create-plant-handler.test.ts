@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantHandler } from './create-plant-handler.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import type { BodyResult, PlantRequest } from './http-types.ts';
+import type { BodyResult, PlantRequest } from './exchange/http-types.ts';
 import type { InsertResult, PlantStore } from './domain/plant-store.ts';
 import type { Plant } from './domain/schemas.ts';
-import { staticTokens } from './static-tokens.ts';
+import { staticTokens } from './exchange/static-tokens.ts';
 import { invalidCreate, validCreate } from '@plant-store/testing';
 
 const TOKEN = 'property-token';

@@ -1,5 +1,5 @@
 import { createPlantResponder } from './create-plant-responder.ts';
-import type { PlantRequest, PlantResponse } from './http-types.ts';
+import type { PlantRequest, PlantResponse } from './exchange/http-types.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
 
 /** A handler over plain data; see {@link createPlantHandler}. */

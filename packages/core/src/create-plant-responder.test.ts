@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { invalidCreate, validCreate } from '@plant-store/testing';
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './http-types.ts';
+import type { BodyReading, BodyResult, PlantRequest, PlantResponse } from './exchange/http-types.ts';
 import type { InsertResult, PlantStore } from './domain/plant-store.ts';
 import type { Plant } from './domain/schemas.ts';
-import { staticTokens } from './static-tokens.ts';
+import { staticTokens } from './exchange/static-tokens.ts';
 
 const TOKEN = 'responder-token';
 const encoder = new TextEncoder();

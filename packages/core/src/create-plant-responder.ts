@@ -1,14 +1,15 @@
-// Runs anywhere (no runtime API): the handler over plain data that every adapter calls, from routing to the answer.
-import { answerPreflight, answerRoute } from './answer-route.ts';
-import type { PlantRequest } from './http-types.ts';
-import { answer, PlantExchange, type Outcome, type Respond } from './plant-exchange.ts';
+// Runs anywhere (no runtime API): the handler over plain data that every adapter calls, its options resolved into the exchange's settings and the features' parts.
+import type { FeatureParts } from './exchange/feature.ts';
+import { requestHooks } from './exchange/feature.ts';
+import { createResponder, type PlantResponder } from './exchange/create-responder.ts';
+import { checkOptions, exchangeSettings } from './exchange/exchange-settings.ts';
+import { PROTOCOL_ERRORS, type ProtocolErrorKind } from './exchange/error-response.ts';
+import { documentRoute, routeFinder } from './exchange/plant-routes.ts';
+import { FEATURES } from './features.ts';
+import { createOpenApiDocument, type DocumentedRoutes } from './openapi-document.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
-import { requestIdOf } from './request-id.ts';
-import { responderSettings } from './responder-settings.ts';
-import { routePath } from './route-path.ts';
 
-/** A handler over plain data that answers through a callback; see {@link createPlantResponder}. */
-export type PlantResponder = (request: PlantRequest, respond: Respond) => void;
+export type { PlantResponder } from './exchange/create-responder.ts';
 
 /**
  * Builds the Plant Store HTTP handler over plain data, answering through a
@@ -32,34 +33,33 @@ export type PlantResponder = (request: PlantRequest, respond: Respond) => void;
  * respondTo(request, (response) => write(response)); // { status, headers, body }
  */
 export function createPlantResponder(options: PlantHandlerOptions, caller = 'createPlantResponder'): PlantResponder {
-  const settings = responderSettings(options, caller);
-  const { cors, requestIds, findRoute, overload } = settings;
-  return function respondToPlantRequest(request, respond) {
-    // Normalised as Bun's and workerd's URL parsers do, so routes match alike everywhere.
-    const route = findRoute(routePath(request.url));
-    const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
-    const origin = cors === undefined ? undefined : request.header('origin');
-    // A CORS preflight on a route served; it carries its own CORS headers, every other answer those of its origin.
-    const preflight =
-      origin !== undefined &&
-      route !== undefined &&
-      route.anyMethod !== true &&
-      request.method === 'OPTIONS' &&
-      request.header('access-control-request-method') !== undefined;
-    const headers = preflight ? undefined : cors?.responseHeaders(origin);
-    let first = preflight ? answerPreflight : answerRoute;
-    // docs/contract.md, "Overload and rate limits": every route the handler serves but /healthz, which
-    // must stay fast and 200, and /metrics, which must show the overload; not while draining, whose
-    // 503 closes the connection.
-    let admitted = false;
-    if (overload !== undefined && route !== undefined && route.pastOverload !== true && request.draining !== true) {
-      if (overload.enter() === undefined) admitted = true;
-      else first = refuseOverloaded;
-    }
-    answer(new PlantExchange(settings, request, route, requestId, headers, respond, admitted), first);
+  const checked = checkOptions(options, caller);
+  const documented: { -readonly [K in keyof DocumentedRoutes]: DocumentedRoutes[K] } = {
+    protocolErrors: protocolErrorsOption(caller, options.protocolErrors),
+    verifier: checked.authenticate.describes,
   };
+  const parts: FeatureParts[] = [];
+  for (const feature of FEATURES) {
+    const resolved = feature.resolve(options[feature.option], checked);
+    if (resolved === undefined) continue;
+    parts.push(resolved);
+    if (feature.document !== undefined) documented[feature.option as keyof DocumentedRoutes & typeof feature.option] = true;
+  }
+  const document = documentRoute(checked.basePath, (serverUrl) => createOpenApiDocument(serverUrl, documented));
+  const findRoute = routeFinder(
+    checked.basePath,
+    document,
+    parts.flatMap((part) => part.routes ?? []),
+    parts.flatMap((part) => (part.prefix === undefined ? [] : [part.prefix])),
+  );
+  return createResponder(exchangeSettings(checked, findRoute, requestHooks(parts)));
 }
 
-function refuseOverloaded(exchange: PlantExchange): Outcome {
-  return exchange.settings.overload!.refusal;
+function protocolErrorsOption(caller: string, given: unknown): readonly ProtocolErrorKind[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given) || !given.every((kind) => typeof kind === 'string' && Object.hasOwn(PROTOCOL_ERRORS, kind))) {
+    const kinds = Object.keys(PROTOCOL_ERRORS).map((kind) => JSON.stringify(kind));
+    throw new TypeError(`${caller}: \`protocolErrors\` must be a list of ${kinds.join(', ')}`);
+  }
+  return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
 }

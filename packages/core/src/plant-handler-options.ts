@@ -1,25 +1,14 @@
 // Runs anywhere (no runtime API): what createPlantHandler, createPlantResponder and the adapters are configured with.
-import type { Authenticate } from './authenticate.ts';
-import type { CorsOptions } from './cors-policy.ts';
-import type { DocsPage } from './docs-page.ts';
-import type { ProtocolErrorKind } from './error-response.ts';
-import type { PlantRequest } from './http-types.ts';
-import type { OverloadGate, OverloadOptions } from './overload-gate.ts';
-import type { PlantMetrics } from './plant-metrics.ts';
+import type { Authenticate } from './exchange/authenticate.ts';
+import type { ErrorContext } from './exchange/plant-exchange.ts';
+import type { CorsOptions } from './features/cors/cors-policy.ts';
+import type { DocsPage } from './features/docs/docs-page.ts';
+import type { ProtocolErrorKind } from './exchange/error-response.ts';
+import type { OverloadGate, OverloadOptions } from './features/overload/overload-gate.ts';
+import type { PlantMetrics } from './features/metrics/plant-metrics.ts';
 import type { PlantStore } from './domain/plant-store.ts';
-import type { PlantTracer } from './plant-tracer.ts';
-import type { RateLimitOptions } from './rate-limiter.ts';
-
-/** Where an unexpected error was caught, for logs. */
-export interface ErrorContext {
-  readonly request: PlantRequest;
-  /** The failure the client was answered with (`storage-full` when the store said what filled up). */
-  readonly kind: 'internal' | 'storage-unavailable' | 'storage-full';
-  /** The request's id, sent back as `x-request-id`; only with the `requestId` option. */
-  readonly requestId?: string;
-  /** The trace of the request's server span; only with the `tracer` option. */
-  readonly traceId?: string;
-}
+import type { PlantTracer } from './features/tracing/plant-tracer.ts';
+import type { RateLimitOptions } from './features/rate-limit/rate-limiter.ts';
 
 /** Options of `createPlantHandler`, `createPlantResponder` and the adapters' factories. */
 export interface PlantHandlerOptions {
@@ -109,3 +98,5 @@ export interface PlantHandlerOptions {
    */
   readonly rateLimit?: RateLimitOptions | undefined;
 }
+
+export type { ErrorContext } from './exchange/plant-exchange.ts';

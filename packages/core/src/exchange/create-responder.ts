@@ -1,0 +1,68 @@
+// Runs anywhere (no runtime API): what one handler does with each request, from routing to the answer, given its settings.
+import { answerRoute } from './answer-route.ts';
+import { isWatch, joinWatches } from './feature.ts';
+import type { PlantRequest, PlantResponse } from './http-types.ts';
+import { answer, PlantExchange, type ExchangeSettings, type Outcome, type Respond, type Watch } from './plant-exchange.ts';
+import { requestIdOf } from './request-id.ts';
+import { routePath } from './route-path.ts';
+
+/** A handler over plain data that answers through a callback; see `createPlantResponder`. */
+export type PlantResponder = (request: PlantRequest, respond: Respond) => void;
+
+/**
+ * The responder of one handler: each request routed (its path normalised as
+ * Bun's and workerd's URL parsers do, so routes match alike everywhere),
+ * given its id, met by the enabled features' per-request parts, then answered
+ * by its route's steps. Without such parts, a request meets none of them.
+ *
+ * @example
+ * const respondTo = createResponder(exchangeSettings(checked, findRoute, undefined));
+ * respondTo(request, (response) => write(response));
+ */
+export function createResponder(settings: ExchangeSettings): PlantResponder {
+  const { findRoute, requestIds, hooks } = settings;
+  if (hooks === undefined) {
+    return function respondToPlantRequest(request, respond) {
+      const route = findRoute(routePath(request.url));
+      const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
+      answer(new PlantExchange(settings, request, route, requestId, undefined, undefined, respond), answerRoute);
+    };
+  }
+  const { watch, preflight, headers, admit } = hooks;
+  return function respondToPlantRequest(request, respond) {
+    const route = findRoute(routePath(request.url));
+    const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
+    let watching: Watch | undefined;
+    for (const begin of watch) watching = joinWatches(watching, begin(request, route, requestId));
+    let first: ((exchange: PlantExchange) => Outcome) | PlantResponse = answerRoute;
+    // A CORS preflight carries its own headers; every other answer those the features add.
+    let added: Readonly<Record<string, string>> | undefined;
+    for (const answerPreflight of preflight) {
+      const response = answerPreflight(request, route);
+      if (response !== undefined) {
+        first = response;
+        break;
+      }
+    }
+    if (first === answerRoute) for (const headersOf of headers) added = withAdded(added, headersOf(request));
+    // docs/contract.md, "Overload and rate limits": a refusal comes before the route's own answer, a preflight's too.
+    for (const decide of admit) {
+      const verdict = decide(request, route);
+      if (verdict === undefined) continue;
+      if (isWatch(verdict)) watching = joinWatches(watching, verdict);
+      else {
+        first = verdict;
+        break;
+      }
+    }
+    answer(new PlantExchange(settings, request, route, requestId, added, watching, respond), first);
+  };
+}
+
+/** The headers of one feature beside those of another, if any. */
+function withAdded(
+  added: Readonly<Record<string, string>> | undefined,
+  more: Readonly<Record<string, string>> | undefined,
+): Readonly<Record<string, string>> | undefined {
+  return added === undefined ? more : more === undefined ? added : { ...added, ...more };
+}

@@ -1,0 +1,96 @@
+// Runs anywhere (no runtime API): a handler's own options (the features check theirs), checked once, and the settings every request reads.
+import type { PlantStore } from '../domain/plant-store.ts';
+import type { Authenticate } from './authenticate.ts';
+import { errorResponse } from './error-response.ts';
+import type { FeatureContext } from './feature.ts';
+import { logError } from './log-error.ts';
+import type { ErrorContext, ExchangeSettings, FindRoute, RequestHooks } from './plant-exchange.ts';
+
+/** Default `maxBodyBytes`: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default `storeTimeoutMs`: 5 s. */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
+
+/** The options of a handler that are not a feature's (`PlantHandlerOptions` has them all). */
+export interface ExchangeOptions {
+  readonly store: PlantStore;
+  readonly authenticate: Authenticate;
+  readonly basePath?: string;
+  readonly maxBodyBytes?: number;
+  readonly storeTimeoutMs?: number;
+  readonly onError?: (error: unknown, context: ErrorContext) => void;
+  readonly requestId?: boolean | undefined;
+}
+
+/** {@link ExchangeOptions}, checked, with their defaults: what the features are built with, and the rest of the settings. */
+export interface CheckedOptions extends FeatureContext {
+  readonly authenticate: Authenticate;
+  readonly maxBodyBytes: number;
+  readonly onError: (error: unknown, context: ErrorContext) => void;
+  readonly requestIds: boolean;
+}
+
+/**
+ * Checks a handler's own options, in the order they have always been
+ * checked, so that the same fault is named first.
+ *
+ * @param caller The function the user called (`createPlantHandler`, an
+ *   adapter's factory), which every option error names.
+ * @throws TypeError naming `caller` and the option at fault.
+ * @example
+ * const checked = checkOptions({ store, authenticate }, 'createPlantHandler');
+ */
+export function checkOptions(options: ExchangeOptions, caller: string): CheckedOptions {
+  const { store, authenticate } = options;
+  const basePath = basePathOption(caller, options.basePath ?? '');
+  if (typeof store?.insertIfAbsent !== 'function') throw new TypeError(`${caller}: \`store\` must be a PlantStore`);
+  if (typeof authenticate !== 'function') throw new TypeError(`${caller}: \`authenticate\` is required`);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  nonNegativeInteger(caller, 'maxBodyBytes', maxBodyBytes);
+  nonNegativeInteger(caller, 'storeTimeoutMs', timeoutMs);
+  if (options.requestId !== undefined && typeof options.requestId !== 'boolean') throw new TypeError(`${caller}: \`requestId\` must be a boolean`);
+  return {
+    caller,
+    basePath,
+    store,
+    authenticate,
+    createOptions: { timeoutMs },
+    maxBodyBytes,
+    onError: options.onError ?? logError,
+    requestIds: options.requestId === true,
+  };
+}
+
+/**
+ * The settings every request of one handler reads, from its checked options,
+ * its routes and its features' per-request parts.
+ *
+ * @example
+ * const settings = exchangeSettings(checked, routeFinder(basePath, document, [], []), undefined);
+ */
+export function exchangeSettings(checked: CheckedOptions, findRoute: FindRoute, hooks: RequestHooks | undefined): ExchangeSettings {
+  const { store, authenticate, createOptions, maxBodyBytes, onError, requestIds } = checked;
+  return {
+    store,
+    authenticate,
+    createOptions,
+    body: { maxBytes: maxBodyBytes, tooLarge: errorResponse('body-too-large', `body: larger than the limit of ${maxBodyBytes} bytes`) },
+    onError,
+    requestIds,
+    findRoute,
+    hooks,
+  };
+}
+
+function nonNegativeInteger(caller: string, name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${caller}: \`${name}\` must be a non-negative integer`);
+}
+
+function basePathOption(caller: string, basePath: string): string {
+  if (basePath === '' || basePath === '/') return '';
+  if (!basePath.startsWith('/') || basePath.includes('?')) {
+    throw new TypeError(`${caller}: \`basePath\` must start with "/" and hold no query`);
+  }
+  return basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+}

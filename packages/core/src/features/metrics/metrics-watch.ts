@@ -1,0 +1,55 @@
+// Runs anywhere (no runtime API): what the metrics keep of one request, from its arrival to its answer.
+import type { Created } from '../../domain/create-plant.ts';
+import type { Result } from '../../domain/failure.ts';
+import type { PlantRequest, PlantResponse } from '../../exchange/http-types.ts';
+import type { Route, Watch } from '../../exchange/plant-exchange.ts';
+import type { PlantMetrics } from './plant-metrics.ts';
+
+/**
+ * One request as the metrics count it: in flight from its arrival, its
+ * duration by route, method and status at its answer, and its store call.
+ *
+ * @example
+ * const watch = new MetricsWatch(metrics, '', request, route);
+ */
+export class MetricsWatch implements Watch {
+  declare private readonly metrics: PlantMetrics;
+  declare private readonly basePath: string;
+  declare private readonly request: PlantRequest;
+  declare private readonly route: Route | undefined;
+  /** When the request began (`performance.now()`). */
+  declare private readonly started: number;
+  /** When the store was called, as {@link started}. */
+  declare private storeCalled: number;
+
+  constructor(metrics: PlantMetrics, basePath: string, request: PlantRequest, route: Route | undefined) {
+    this.metrics = metrics;
+    this.basePath = basePath;
+    this.request = request;
+    this.route = route;
+    this.started = performance.now();
+    this.storeCalled = 0;
+    metrics.requestStarted();
+    // Bun's and workerd's servers tell the core, not the metrics, that they drain.
+    if (request.draining === true) metrics.setDraining(true);
+  }
+
+  /** The metrics start no trace. */
+  get traceId(): undefined {
+    return undefined;
+  }
+
+  answered(response: PlantResponse): void {
+    this.metrics.requestAnswered(this.route, this.request.method, response.status, (performance.now() - this.started) / 1000, response.error, this.basePath);
+  }
+
+  storeStarted(): void {
+    this.storeCalled = performance.now();
+  }
+
+  storeEnded(created: Result<Created>): void {
+    const { metrics } = this;
+    metrics.storeAnswered((performance.now() - this.storeCalled) / 1000, created.ok || created.error.kind !== 'storage-unavailable');
+    if (created.ok) metrics.createStored(created.value.outcome);
+  }
+}

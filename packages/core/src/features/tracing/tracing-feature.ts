@@ -1,0 +1,20 @@
+// Runs anywhere (no runtime API): the `tracer` option: a server span per request and a span per store call.
+import type { Feature } from '../../exchange/feature.ts';
+import type { PlantTracer } from './plant-tracer.ts';
+import { SpanWatch } from './span-watch.ts';
+
+/**
+ * The `tracer` option: each request's server span, named by its route
+ * template, continuing the caller's trace when its `traceparent` is valid,
+ * and the store call's span under it; the trace id goes to the adapter's
+ * access log and to `onError`.
+ */
+export const tracingFeature: Feature<'tracer'> = {
+  option: 'tracer',
+  resolve(given, { caller, basePath }) {
+    if (given === undefined) return undefined;
+    if (typeof (given as Partial<PlantTracer> | null)?.startSpan !== 'function') throw new TypeError(`${caller}: \`tracer\` must be a PlantTracer`);
+    const tracer = given as PlantTracer;
+    return { watch: (request, route, requestId) => new SpanWatch(tracer, basePath, request, route, requestId) };
+  },
+};
