@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the handler over plain data that answers with a promise.
 import { createPlantResponder } from './create-plant-responder.ts';
 import type { PlantRequest, PlantResponse } from './exchange/http-types.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
@@ -9,11 +10,13 @@ export type PlantHandler = (request: PlantRequest) => Promise<PlantResponse>;
  * Builds the Plant Store HTTP handler over plain data: a {@link PlantRequest}
  * in, a promise of a {@link PlantResponse} out. It serves `POST {basePath}/plants` (routing,
  * authentication, body, validation, storage, in the order of
- * docs/contract.md, "Order of checks") and
- * `GET {basePath}/openapi.json` (no authentication), and, when asked to,
- * `GET {basePath}/healthz` and `/readyz` (`health`), the docs page at
- * `GET {basePath}/docs` (`docs`), CORS (`cors`) and request ids
- * (`requestId`). It never rejects: unexpected errors go to `onError` and the
+ * docs/contract.md, "Order of checks") and `GET {basePath}/openapi.json`
+ * (no authentication), gives each request an id with `requestId`, and has
+ * the features of `features.ts` when their options are given: `health`
+ * (`GET {basePath}/healthz` and `/readyz`), `cors`, `docs` (the page at
+ * `GET {basePath}/docs`), `metrics` (`GET {basePath}/metrics`), `tracer`
+ * (spans), `overload` (503 at once past its bounds) and `rateLimit` (429 per
+ * token). It never rejects: unexpected errors go to `onError` and the
  * client gets a bare 500. {@link createPlantResponder} is the same handler
  * answering through a callback, for adapters that write the answer themselves.
  *

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the core's public exports, the one entry of @plant-store/core.
 export { readBearerCredential, isBearerTokenSyntax } from './exchange/authenticate.ts';
 export { createPlant } from './domain/create-plant.ts';
 export { createPlantHandler } from './create-plant-handler.ts';

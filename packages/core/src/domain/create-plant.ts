@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): createPlant: insert-if-absent against a store, within its timeout.
 import { fail, type Result } from './failure.ts';
 import { isThenable } from './is-thenable.ts';
 import { StoreTimeoutError, withTimeout } from './with-timeout.ts';

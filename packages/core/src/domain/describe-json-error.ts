@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): where and why a text is not JSON, for the 400's message.
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;

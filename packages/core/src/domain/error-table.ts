@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): every way a request can fail: its status, code and message, in one exhaustive table.
 /**
  * Every way a request can fail, by name. Adding a kind without an entry in
  * {@link errorTable} is a compile error, so no failure can reach a client

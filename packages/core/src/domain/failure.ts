@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): expected failures as values, and the result they travel in.
 import type { ErrorKind } from './error-table.ts';
 
 /**

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): where a top-level member's value lies in a JSON text, for its exact int64.
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;

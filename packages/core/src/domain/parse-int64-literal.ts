@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): a JSON number literal as an exact int64, or not one.
 import { INT64_MAX, INT64_MIN } from './schemas.ts';
 
 const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the storage interface every store implements.
 import type { Plant } from './schemas.ts';
 
 /**

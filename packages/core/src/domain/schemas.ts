@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the NewPlant, Plant and Error schemas (valibot), which validate requests and generate the document.
 import * as v from 'valibot';
 
 // The schemas' types are spelled out, not inferred from valibot's calls: JSR builds

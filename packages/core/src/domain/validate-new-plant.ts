@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): a parsed NewPlant checked against its valibot schema.
 import * as v from 'valibot';
 import { fail, type Result } from './failure.ts';
 import { INT64_MAX, INT64_MIN, NewPlantSchema, type NewPlant } from './schemas.ts';

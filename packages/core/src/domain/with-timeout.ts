@@ -1,3 +1,4 @@
+// Runs anywhere: a store call bounded in time (setTimeout, which every runtime has).
 /** Raised when the store does not answer within its deadline; goes to `onError`. */
 export class StoreTimeoutError extends Error {
   constructor(timeoutMs: number) {

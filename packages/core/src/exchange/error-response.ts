@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the Error bodies the handler answers with, from the error table.
 import { errorTable, type ErrorKind } from '../domain/error-table.ts';
 import type { PlantResponse } from './http-types.ts';
 

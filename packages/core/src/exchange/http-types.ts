@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the plain request and response the adapters translate to and from.
 import type { Thenable } from '../domain/is-thenable.ts';
 
 /**

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): whether a Content-Type is JSON in UTF-8.
 /**
  * Whether a `Content-Type` is `application/json` in UTF-8: the type
  * case-insensitive, parameters allowed, but a `charset` other than UTF-8 is

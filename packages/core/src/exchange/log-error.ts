@@ -1,4 +1,4 @@
-// Runs in the core, on every runtime: the console is the one output all of them have.
+// Runs anywhere: the default `onError`, on the console, the one output every runtime has.
 import { summarizeRepeats } from './summarize-repeats.ts';
 
 const consoleError = (...data: unknown[]): void => (globalThis as { console?: { error(...data: unknown[]): void } }).console?.error(...data);

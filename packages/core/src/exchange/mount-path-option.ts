@@ -1,4 +1,4 @@
-// Runs in every adapter, on every runtime: plain data, no runtime API.
+// Runs anywhere (no runtime API), called by every adapter: the `mountPath` option checked.
 /**
  * Checks an adapter's `mountPath` option and writes it as the core writes `basePath`:
  * `''` for the root, otherwise a leading `/` and no trailing one.

@@ -1,3 +1,4 @@
+// Runs anywhere: the `x-request-id` of a request, taken when sane, else a new UUID (crypto.randomUUID, which every runtime has).
 /** Longest `X-Request-Id` taken from a request; a longer one is replaced. */
 export const MAX_REQUEST_ID_LENGTH = 128;
 

@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): a request target's path, normalised as every runtime's URL parser would.
 // `scheme "://" authority`, RFC 3986 §3.1 and §3.2: the authority runs to the
 // first `/`, `?` or `#`.
 const ABSOLUTE_FORM_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;

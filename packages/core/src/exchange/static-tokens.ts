@@ -1,3 +1,4 @@
+// Runs anywhere (no runtime API): the bearer verifier of a fixed list of tokens, compared in constant time.
 import { isBearerTokenSyntax, type Authenticate } from './authenticate.ts';
 
 /**

@@ -1,4 +1,4 @@
-// Runs in the core, on every runtime: plain data and one timer per kind of item.
+// Runs anywhere: plain data and one timer per kind of item (setTimeout, which every runtime has); repeats of a log line summarised.
 
 /** Options of {@link summarizeRepeats}. */
 export interface SummarizeRepeatsOptions<T> {

@@ -1,3 +1,4 @@
+// Runs anywhere: the few globals the core may use, which every runtime has.
 // The core targets plain ES2022 so that the compiler rejects runtime-specific APIs
 // (`Buffer`, `process`, `Request`, `console`). These few declarations are the
 // exceptions: the WinterCG minimum common API that Node, Bun, Deno and workerd all

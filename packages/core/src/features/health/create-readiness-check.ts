@@ -1,3 +1,4 @@
+// Runs anywhere: the store's readiness, asked once at a time, within the store timeout (setTimeout, which every runtime has).
 import type { Failure } from '../../domain/failure.ts';
 import type { PlantStore } from '../../domain/plant-store.ts';
 import { StoreTimeoutError, withTimeout } from '../../domain/with-timeout.ts';
