@@ -1,0 +1,43 @@
+// Runs on Node (vitest): each of the server's source files says where it runs, and says so truly of the runtimes whose own APIs it uses.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const source = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** Every source file of the server (tests and declarations left out), relative to src/. */
+function sourceFiles(folder = source): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [relative(source, path)] : [];
+  });
+}
+
+/** The comment lines a file opens with (after a shebang), joined. */
+function header(text: string): string {
+  const lines = text.split('\n').filter((line, index) => !(index === 0 && line.startsWith('#!')));
+  const opening: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith('//')) break;
+    opening.push(line.slice(2).trim());
+  }
+  return opening.join(' ');
+}
+
+describe("the server's sources", () => {
+  it('each opens by saying where it runs, naming Bun where it uses Bun and Deno where it uses Deno', () => {
+    const files = sourceFiles();
+    expect(files.length).toBeGreaterThan(40);
+    for (const file of files) {
+      const text = readFileSync(join(source, file), 'utf8');
+      const says = header(text);
+      expect(says, file).toMatch(/\bruns\b/i);
+      // Outside comments: a use of the runtime's own global or modules.
+      const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+      if (/\bBun\.\w|'bun:/.test(code)) expect(says, `${file} uses Bun`).toMatch(/\bBun\b/);
+      if (/\bDeno\.\w/.test(code)) expect(says, `${file} uses Deno`).toMatch(/\bDeno\b/);
+    }
+  });
+});
