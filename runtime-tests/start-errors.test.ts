@@ -92,6 +92,19 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
     );
   });
 
+  it('PLANT_STORE_DATABASE_URL set but empty stops the start with one line, rather than writing to a local file; exit 1', async () => {
+    const results = await Promise.all(['', ' '].map((url) => runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url })));
+    expect(results.map(({ code, stdout, stderr }) => ({ code, stdout, lines: ownLines(stderr) }))).toEqual(
+      results.map(() => ({
+        code: 1,
+        stdout: '',
+        lines: [
+          'plant-store: PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+        ],
+      })),
+    );
+  });
+
   it('a switch refuses a word it does not take, in one line naming the words it takes; exit 1', async () => {
     const { code, stdout, stderr } = await runServerToExit(target, { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_ACCESS_LOG: 'disabled' });
     expect({ code, stdout, stderr }).toEqual({

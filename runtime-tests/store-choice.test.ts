@@ -11,7 +11,8 @@ async function startFailing(name: string, url: string, more: Record<string, stri
   const target = runtime(name);
   const { code, stdout, stderr, ms } = await runToExit(target.binary, target.production, {
     cwd: directory(),
-    env: { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: url, ...more },
+    // '' leaves the variable unset: the default store.
+    env: { PORT: '0', PLANT_STORE_TOKENS: 't', ...(url === '' ? {} : { PLANT_STORE_DATABASE_URL: url }), ...more },
     killAfterMs: 15_000,
   });
   return { code, output: stdout + stderr, ms };

@@ -223,15 +223,15 @@ function writeWhole(path, contents) {
  * The directories Deno's server reads and writes: the SQLite file's, where
  * SQLite also keeps the file's `-wal` and `-shm` companions, or the default
  * store's, `.plant-store`; none for `memory:` and PostgreSQL. Read from
- * `PLANT_STORE_DATABASE_URL` as `parseDatabaseUrl` (src/parse-database-url.ts)
+ * `PLANT_STORE_DATABASE_URL` as `parseDatabaseUrl` (src/common/_parse-database-url.ts)
  * reads it; a value it refuses grants nothing, and the server says why it
  * cannot start.
  * @param {string | undefined} value
  * @returns {string[]}
  */
 function denoStoreDirectories(value) {
-  const text = value?.trim() ?? '';
-  if (text === '') return ['.plant-store'];
+  if (value === undefined) return ['.plant-store'];
+  const text = value.trim();
   const colon = text.indexOf(':');
   const scheme = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
   let path = '';

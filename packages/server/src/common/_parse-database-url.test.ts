@@ -5,7 +5,6 @@ import { parseDatabaseUrl, redact } from './_parse-database-url.ts';
 describe('parseDatabaseUrl', () => {
   it('reads every documented form', () => {
     expect(parseDatabaseUrl(undefined)).toEqual({ kind: 'default' });
-    expect(parseDatabaseUrl('  ')).toEqual({ kind: 'default' });
     expect(parseDatabaseUrl('memory:')).toEqual({ kind: 'memory' });
     expect(parseDatabaseUrl('sqlite:plants.db')).toEqual({ kind: 'sqlite', path: 'plants.db' });
     expect(parseDatabaseUrl('sqlite:/var/lib/plants.db')).toEqual({ kind: 'sqlite', path: '/var/lib/plants.db' });
@@ -20,6 +19,14 @@ describe('parseDatabaseUrl', () => {
     expect(() => parseDatabaseUrl('mysql://root:hunter2@db/plants')).not.toThrow(/hunter2/);
     expect(() => parseDatabaseUrl('plants.db')).toThrow(/PLANT_STORE_DATABASE_URL/);
     expect(() => parseDatabaseUrl('sqlite:')).toThrow(/needs a file path/);
+  });
+
+  it('refuses a value that is set but empty, as an unset deployment secret arrives, rather than falling back to a local file', () => {
+    for (const empty of ['', '  ']) {
+      expect(() => parseDatabaseUrl(empty)).toThrow(
+        'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+      );
+    }
   });
 
   it('redacts a password only', () => {

@@ -11,13 +11,19 @@ export type StoreChoice =
 
 /**
  * Reads `PLANT_STORE_DATABASE_URL`: `memory:`, `sqlite:PATH`, a `file:` URL,
- * or `postgres://…` (`postgresql://…`); unset or empty is the default store.
+ * or `postgres://…` (`postgresql://…`); unset is the default store.
  *
- * @throws TypeError naming the variable for any other scheme or an empty path.
+ * @throws TypeError naming the variable for any other scheme, an empty path,
+ *   or a value that is set but empty: what a deployment's unset secret gives,
+ *   which would otherwise write plants to a local file no one meant.
  */
 export function parseDatabaseUrl(value: string | undefined): StoreChoice {
-  const text = value?.trim() ?? '';
-  if (text === '') return { kind: 'default' };
+  if (value === undefined) return { kind: 'default' };
+  const text = value.trim();
+  if (text === '')
+    throw new TypeError(
+      'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+    );
   const colon = text.indexOf(':');
   const scheme = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
   switch (scheme) {

@@ -1,5 +1,6 @@
 // Runs on workerd, inside the Worker (`@plant-store/server/worker`): no Node API.
 import type { FetchContext } from '@plant-store/adapter-fetch';
+import { errorResponse } from '@plant-store/core';
 import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
 import type { BuildOptions } from '../common/build-options.ts';
@@ -27,6 +28,22 @@ const workerBuild: BuildOptions = (config, env) => {
   return { store: db === undefined ? createMemoryStore() : createD1Store(db), authenticate: config.authenticate };
 };
 
+/** How often at most a Worker whose settings are wrong says so: every request meets the fault, the log need not. */
+export const SETTINGS_FAULT_LOG_INTERVAL_MS = 60_000;
+
+// What every request to a Worker whose settings are wrong is answered: the Error body, nothing of the cause.
+const MISCONFIGURED = errorResponse('internal', 'internal error');
+
+/**
+ * Why a Worker cannot serve with these bindings, beyond what the settings'
+ * own check says: without `PLANT_STORE_TOKENS` (or a JWT issuer) each
+ * isolate would make a token of its own, which no client could know.
+ */
+function missingTokens(env: WorkerEnv): string | undefined {
+  if (env.PLANT_STORE_TOKENS !== undefined || env.PLANT_STORE_JWT_ISSUER !== undefined) return undefined;
+  return 'PLANT_STORE_TOKENS: not bound; bind the accepted tokens, comma-separated, as a secret, or PLANT_STORE_JWT_ISSUER and its companions to verify JWTs';
+}
+
 /**
  * Plant Store as a module Worker for workerd. A Worker sees its bindings only
  * with a request, so the handler is built on the first one and lives as long
@@ -36,16 +53,37 @@ const workerBuild: BuildOptions = (config, env) => {
  * the isolate (`PLANT_STORE_MAX_IN_FLIGHT`); its event-loop bound is off,
  * since time stands still inside a request.
  *
+ * Bindings it cannot serve with (no tokens, an empty `PLANT_STORE_TOKENS`, a
+ * setting out of range) answer every request 500 with the Error body, and
+ * are said in one line on the console naming the binding, at most once
+ * every {@link SETTINGS_FAULT_LOG_INTERVAL_MS} per isolate.
+ *
  * @param build Replaces the store and verifier (test fixtures inject faults).
  */
 export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorker {
   let standalone: Standalone | undefined;
+  let fault: string | undefined;
+  let faultSaidAt = -Infinity;
   return {
     fetch(request, env, context) {
-      // Inside a workerd request time stands still, so no event-loop delay can be sampled: only the
-      // in-flight bound applies, per isolate (the standalone workerd server samples in its front).
-      standalone ??= createStandalone({ ...env, PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0' }, (line) => console.log(line), build);
-      return standalone.fetch(request, context);
+      if (standalone === undefined && fault === undefined) {
+        try {
+          fault = missingTokens(env);
+          // Inside a workerd request time stands still, so no event-loop delay can be sampled: only the
+          // in-flight bound applies, per isolate (the standalone workerd server samples in its front).
+          if (fault === undefined) standalone = createStandalone({ ...env, PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0' }, (line) => console.log(line), build);
+        } catch (error) {
+          fault = error instanceof Error ? error.message : String(error);
+        }
+      }
+      if (standalone !== undefined) return standalone.fetch(request, context);
+      // Time stands still within a request, but moves between them.
+      const now = Date.now();
+      if (now - faultSaidAt >= SETTINGS_FAULT_LOG_INTERVAL_MS) {
+        faultSaidAt = now;
+        console.error(`plant-store: ${fault}`);
+      }
+      return Promise.resolve(new Response(MISCONFIGURED.body, { status: MISCONFIGURED.status, headers: MISCONFIGURED.headers }));
     },
   };
 }
