@@ -35,15 +35,17 @@ export function createStandalone(
   if (!config.accessLog) return { config, fetch: createFetchHandlerWithIds(options, undefined, sharedBody) };
   const traced = config.logFormat === 'json';
   // The handler tells the id the core chose for each answer, keyed by the request, which the log below
-  // holds until it writes the line.
+  // holds until it writes the line. Only a JSON line has the ids: for a text line, the two maps cost every request.
   const requestIds = new WeakMap<Request, string>();
   const traceIds = new WeakMap<Request, string>();
   const handler = createFetchHandlerWithIds(
     options,
-    (request, requestId, traceId) => {
-      requestIds.set(request, requestId);
-      if (traceId !== undefined) traceIds.set(request, traceId);
-    },
+    traced
+      ? (request, requestId, traceId) => {
+          requestIds.set(request, requestId);
+          if (traceId !== undefined) traceIds.set(request, traceId);
+        }
+      : undefined,
     sharedBody,
   );
   const format = formatAccessLog(config.logFormat);
@@ -59,7 +61,7 @@ export function createStandalone(
           url: pathAndQuery(request.url),
           status: response.status,
           ms,
-          requestId: requestIds.get(request),
+          requestId: traced ? requestIds.get(request) : undefined,
           traceId: traced ? (traceIds.get(request) ?? parseTraceparent(request.headers.get('traceparent') ?? undefined)?.traceId) : undefined,
         }),
       );
