@@ -42,9 +42,10 @@ function readIfAccepted(exchange: PlantExchange, verdict: unknown, token: string
   if (verdict !== true) return authRefusalResponse(verdict);
   const { hooks, body: limit } = exchange.settings;
   if (hooks !== undefined) {
-    // The rate limit counts a token only once it is accepted.
-    for (const accepted of hooks.accepted) {
-      const refusal = accepted(token);
+    // The rate limit counts a token only once it is accepted. Indexed: an iterator per create costs Bun more.
+    const { accepted } = hooks;
+    for (let i = 0; i < accepted.length; i++) {
+      const refusal = accepted[i]!(token);
       if (refusal !== undefined) return refusal;
     }
   }

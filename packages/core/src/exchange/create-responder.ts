@@ -29,25 +29,34 @@ export function createResponder(settings: ExchangeSettings): PlantResponder {
     };
   }
   const { watch, preflight, headers, admit } = hooks;
+  if (watch.length === 1 && preflight.length === 0 && headers.length === 0 && admit.length === 0) {
+    // One watching feature and nothing else (metrics alone, or a tracer alone): no loop to run.
+    const begin = watch[0]!;
+    return function respondToPlantRequest(request, respond) {
+      const route = findRoute(routePath(request.url));
+      const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
+      answer(new PlantExchange(settings, request, route, requestId, undefined, begin(request, route, requestId), respond), answerRoute);
+    };
+  }
   return function respondToPlantRequest(request, respond) {
     const route = findRoute(routePath(request.url));
     const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
     let watching: Watch | undefined;
-    for (const begin of watch) watching = joinWatches(watching, begin(request, route, requestId));
+    for (let i = 0; i < watch.length; i++) watching = joinWatches(watching, watch[i]!(request, route, requestId));
     let first: ((exchange: PlantExchange) => Outcome) | PlantResponse = answerRoute;
     // A CORS preflight carries its own headers; every other answer those the features add.
     let added: Readonly<Record<string, string>> | undefined;
-    for (const answerPreflight of preflight) {
-      const response = answerPreflight(request, route);
+    for (let i = 0; i < preflight.length; i++) {
+      const response = preflight[i]!(request, route);
       if (response !== undefined) {
         first = response;
         break;
       }
     }
-    if (first === answerRoute) for (const headersOf of headers) added = withAdded(added, headersOf(request));
+    if (first === answerRoute) for (let i = 0; i < headers.length; i++) added = withAdded(added, headers[i]!(request));
     // docs/contract.md, "Overload and rate limits": a refusal comes before the route's own answer, a preflight's too.
-    for (const decide of admit) {
-      const verdict = decide(request, route);
+    for (let i = 0; i < admit.length; i++) {
+      const verdict = admit[i]!(request, route);
       if (verdict === undefined) continue;
       if (isWatch(verdict)) watching = joinWatches(watching, verdict);
       else {
