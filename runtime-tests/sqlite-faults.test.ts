@@ -1,5 +1,5 @@
 // Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22 and 26, Bun and Deno
-// over a SQLite file, with another process holding its lock, and (as root) on a filesystem that fills up.
+// over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that fills up.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { runtime, runToExit, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { until } from './support/until.ts';
 
 /** The slowest /healthz answer allowed while another process holds the lock. */
@@ -319,6 +319,55 @@ describe('SQLite: the database file removed or replaced under a running server',
       } finally {
         await server.close();
       }
+    });
+  }
+});
+
+/**
+ * A script for Node 22: a SQLite file with the store's table and 20,000
+ * plants, whose 11th page (a page of the table) is then overwritten with
+ * bytes no page has, as a failing disk or a stray write would leave it.
+ */
+const DAMAGED = `
+const [file] = process.argv.slice(-1);
+const db = new DatabaseSync(file);
+db.exec('PRAGMA journal_mode = WAL');
+db.exec("CREATE TABLE plants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT, created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))");
+const insert = db.prepare('INSERT INTO plants (id, name) VALUES (?, ?)');
+db.exec('BEGIN');
+for (let id = 1; id <= 20000; id++) insert.run(id, JSON.stringify('p' + id));
+db.exec('COMMIT');
+db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+db.close();
+const fd = openSync(file, 'r+');
+writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 10);
+closeSync(fd);
+`;
+
+describe('SQLite: a damaged file', () => {
+  for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
+    it(`${name}: the start is refused in one line naming the damage; exit 1`, async () => {
+      const dir = directory();
+      const file = join(dir, '.plant-store', 'plants.db');
+      mkdirSync(join(dir, '.plant-store'));
+      execFileSync(
+        node22,
+        ['-e', `const { DatabaseSync } = require('node:sqlite'); const { openSync, writeSync, closeSync } = require('node:fs');${DAMAGED}`, file],
+        {
+          stdio: 'ignore',
+        },
+      );
+      const target = runtime(name);
+      const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
+        cwd: dir,
+        env: { PORT: '0', PLANT_STORE_TOKENS: CONFORMANCE_TOKEN },
+      });
+      expect(code).toBe(1);
+      expect((stdout + stderr).split('\n').filter((line) => line.startsWith('plant-store'))).toEqual([
+        expect.stringMatching(
+          /^plant-store: PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file \S+plants\.db, but it cannot be opened \(the SQLite file \S+plants\.db is damaged \(Tree 2 page 11: [^;]+\); restore it from a backup, or move it away to start on a new file\)/,
+        ),
+      ]);
     });
   }
 });
