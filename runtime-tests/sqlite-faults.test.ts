@@ -1,7 +1,7 @@
 // Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22 and 26, Bun and Deno
 // over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that fills up.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -370,4 +370,49 @@ describe('SQLite: a damaged file', () => {
       ]);
     });
   }
+});
+
+describe('SQLite: a file damaged under a running store (the store in this process, Node 24)', () => {
+  it('creates and readiness fail while the table is damaged, and readiness is back within 5 s of the file being sound again', async () => {
+    const dir = directory();
+    const file = join(dir, 'plants.db');
+    const { createSqliteStore } = await import('@plant-store/store-sqlite');
+    const { DatabaseSync } = await import('node:sqlite');
+    const store = await createSqliteStore({ path: file });
+    const other = new DatabaseSync(file);
+    try {
+      // Enough plants for the table to have a root page of its own above its leaves.
+      for (let id = 1n; id <= 5_000n; id++) expect((await store.insertIfAbsent(id, { name: `plant-${id}` })).status).toBe('inserted');
+      other.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      await store.ready();
+      // The table's root page (page 2) overwritten, as a stray write would; another connection's commit then has the
+      // store read the file again rather than its cache.
+      const root = Buffer.alloc(4096);
+      const fd = openSync(file, 'r+');
+      readSync(fd, root, 0, 4096, 4096);
+      writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096);
+      other.exec('PRAGMA user_version = 7');
+      await expect(store.insertIfAbsent(5_001n, { name: 'plant-5001' })).rejects.toThrow(/malformed/);
+      await expect(store.ready()).rejects.toThrow(/is damaged/);
+      // Sound again: the page as it was.
+      writeSync(fd, root, 0, 4096, 4096);
+      closeSync(fd);
+      const soundAt = Date.now();
+      // The store checks a damaged file again every 4 s: ready within 5 s of the file being sound.
+      await until(
+        () =>
+          store.ready().then(
+            () => true,
+            () => false,
+          ),
+        5_000,
+        'ready once the file is sound',
+      );
+      expect(Date.now() - soundAt).toBeLessThan(5_000);
+      expect((await store.insertIfAbsent(5_001n, { name: 'plant-5001' })).status).toBe('inserted');
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
 });
