@@ -54,7 +54,7 @@ const QUIRKS = {
     upstream:
       'https://bun.com/docs/api/http (Bun.serve takes idleTimeout only; its idle timer also cuts a stalled answer: oven-sh/bun#41602 would spare one still read)',
     deletionSet:
-      "once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to Bun in packages/server/src/bun/run-bun.ts, add 'Bun' to its only list in src/common/_standalone-variables.ts, drop the Bun branches of runtime-tests/slow-readers.test.ts and the Bun sentence of docs/contract.md's 'Clients that do not read'; should Bun stop cutting stalled answers at the idle timeout instead, the standalone Bun server has no bound on them: work around it",
+      "once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to it in packages/server/src/bun/run-bun.ts instead of the onAnswered that calls server.timeout (and withRequestDeadline's onAnswered option), the Bun figures of runtime-tests/slow-readers.test.ts and the Bun sentence of docs/contract.md's 'Clients that do not read'; should server.timeout stop cutting a stalled answer, the standalone Bun server is back to its idle timeout for them: work around it again",
   },
   'bun-stream-drops-content-length': {
     runtime: 'Bun',
@@ -300,6 +300,23 @@ describe('runtime quirks the server works around are still there (packages/serve
           const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 11_000);
           const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinElevenSeconds: letGoAfterMs !== undefined };
           expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinElevenSeconds: true });
+        } finally {
+          await slow.close();
+        }
+      },
+    );
+    it(
+      'bun-no-write-timeout: server.timeout(request, 2) cuts an answer its client never reads within 2 s and the 4 s wheel, where a stream body that errors itself does not (idle timeout 20 s here)',
+      { timeout: 20_000 },
+      async () => {
+        // The standalone Bun server bounds stalled answers with server.timeout: should it stop cutting them, the canary
+        // says so (bun/QUIRKS.md, bun-no-write-timeout). The stream body that errors itself once no slice was pulled
+        // for 2 s is the handler's other handle on a stalled answer: Bun keeps the request pending, the connection held.
+        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' });
+        try {
+          const [timed, erroring] = await Promise.all(['/large-timed', '/large-stream-erroring'].map((path) => watchUnread(slow.baseUrl, path, 8_000)));
+          const cut = { timedWithinEightSeconds: timed !== undefined, erroringHeldAtEightSeconds: erroring === undefined };
+          expect(cut, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true, erroringHeldAtEightSeconds: true });
         } finally {
           await slow.close();
         }

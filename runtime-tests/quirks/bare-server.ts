@@ -5,7 +5,7 @@
 interface Runtimes {
   readonly Bun?: {
     readonly env: Record<string, string | undefined>;
-    serve(options: Record<string, unknown> & { fetch: (request: Request) => Promise<Response> }): { readonly url: URL };
+    serve(options: Record<string, unknown> & { fetch: (request: Request, server: BunServer) => Promise<Response> }): { readonly url: URL };
   };
   readonly Deno?: {
     readonly env: { get(name: string): string | undefined };
@@ -13,12 +13,18 @@ interface Runtimes {
   };
 }
 
+/** What a Bun handler is given beside its request. */
+interface BunServer {
+  timeout(request: Request, seconds: number): void;
+}
+
 const { Bun, Deno } = globalThis as unknown as Runtimes;
 // One shared body far larger than the kernel's buffers take on loopback, for a client that never reads.
 const LARGE = new Blob([new Uint8Array(16 * 1024 * 1024)]);
 // `/later` answers one timer turn after the body is read, as a handler waiting on a store does; `/large`
 // answers 16 MiB, so that the runtime, not the kernel, holds most of an answer its client does not read;
-// `/streamed` answers two bytes as a stream with their Content-Length given, as a paced docs file is.
+// `/streamed` answers two bytes as a stream with their Content-Length given, as a paced docs file is;
+// `/large-timed` and `/large-stream-erroring` are `/large` with what a Bun handler could try to cut it sooner.
 // Each byte pulled a timer turn later, as the paced slices are (a stream whose bytes are all there at once, Bun
 // sends with their length).
 function twoBytes(): ReadableStream<Uint8Array> {
@@ -34,10 +40,37 @@ function twoBytes(): ReadableStream<Uint8Array> {
     { highWaterMark: 0 },
   );
 }
-const handler = async (request: Request) => {
+/**
+ * 16 MiB as a stream of 64 KiB slices, each pulled once the one before it is written, that errors itself once no
+ * slice has been pulled for 2 s: what a handler can do about a client that stopped reading.
+ */
+function stallErroring(): ReadableStream<Uint8Array> {
+  const slice = new Uint8Array(64 * 1024);
+  let left = 256;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream(
+    {
+      pull(controller) {
+        clearTimeout(timer);
+        controller.enqueue(slice);
+        if (--left === 0) return controller.close();
+        timer = setTimeout(() => controller.error(new Error('no slice taken for 2 s')), 2_000);
+      },
+      cancel: () => clearTimeout(timer),
+    },
+    { highWaterMark: 0 },
+  );
+}
+const handler = async (request: Request, server?: BunServer) => {
   const read = (await request.text()).length;
   const { pathname } = new URL(request.url);
   if (pathname === '/large') return new Response(LARGE);
+  // What a Bun handler can ask of its server: a timeout of 2 s for this request's connection.
+  if (pathname === '/large-timed') {
+    server?.timeout(request, 2);
+    return new Response(LARGE);
+  }
+  if (pathname === '/large-stream-erroring') return new Response(stallErroring());
   if (pathname === '/streamed') return new Response(twoBytes(), { headers: { 'content-length': '2' } });
   if (pathname === '/later') await new Promise((resolve) => setTimeout(resolve, 0));
   return new Response(`read ${read}`);

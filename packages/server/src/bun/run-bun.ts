@@ -20,6 +20,8 @@ import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 interface BunServer {
   readonly url: URL;
   stop(closeActiveConnections?: boolean): Promise<void>;
+  /** This request's own idle timeout, in seconds, from now: Bun's only cut of an answer its client does not take. */
+  timeout(request: Request, seconds: number): void;
 }
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
@@ -38,6 +40,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * (Bun 1.4.5, oven-sh/bun#33610).
  */
 const IDLE_TIMEOUT_S = 35;
+/** Bun's longest idle timeout, in seconds. */
+const MAX_IDLE_TIMEOUT_S = 255;
 
 /**
  * Serves Plant Store standalone on Bun (`pnpm start:bun`, or `runBun()` from
@@ -71,23 +75,31 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       config,
       pacedBody,
     );
-    const guarded = withRequestDeadline(fetch, { timeoutMs: REQUEST_TIMEOUT_MS });
+    // The write timeout: once an answer is handed to Bun, its connection's idle timer runs from Bun's last
+    // write for that long rather than IDLE_TIMEOUT_S, for this request alone (bun/QUIRKS.md, bun-no-write-timeout).
+    let server: BunServer | undefined;
+    const writeTimeoutS = config.writeTimeoutMs === 0 ? 0 : Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(config.writeTimeoutMs / 1000));
+    const guarded = withRequestDeadline(fetch, {
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      onAnswered: writeTimeoutS === 0 ? undefined : (request) => server?.timeout(request, writeTimeoutS),
+    });
     // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.
     const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
     // Only with several processes: otherwise another process could open the port beside this one.
     const reusePort = config.workers > 1;
-    let server: BunServer;
+    let listening: BunServer;
     try {
-      server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
+      listening = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
     } catch (error) {
       throw explainListenError(error, config.host, config.port);
     }
-    const url = server.url.origin;
+    server = listening;
+    const url = listening.url.origin;
     const records = startupRecords(config, url, served.store);
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);
     const stop = draining.stopper(
-      () => server.stop().then(() => served.close()),
+      () => listening.stop().then(() => served.close()),
       () => process.exit(0),
     );
     process.on('SIGINT', stop);

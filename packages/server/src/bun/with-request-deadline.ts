@@ -17,6 +17,12 @@ export interface RequestDeadlineOptions {
    * twice as often). Default 500 ms, as on Node.
    */
   readonly checkEveryMs?: number;
+  /**
+   * Told each request as its answer is handed to the server, for what the
+   * server does then (the standalone Bun server bounds how long the answer
+   * may wait for its client there). It must not throw. Default: none.
+   */
+  readonly onAnswered?: ((request: Request) => void) | undefined;
 }
 
 /**
@@ -76,7 +82,7 @@ class PendingRequest implements FetchContext, RequestDeadline {
  * arriving would make the kernel reset it under the answer.
  */
 export function withRequestDeadline(handler: FetchHandler, options: RequestDeadlineOptions = {}): DeadlineFetch {
-  const { timeoutMs = 30_000, checkEveryMs = 500 } = options;
+  const { timeoutMs = 30_000, checkEveryMs = 500, onAnswered } = options;
   // Every request from its call until its answer, and its unread body's drop, are done, in the order of the calls,
   // which is that of the deadlines.
   let first: PendingRequest | undefined;
@@ -128,6 +134,7 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
     }
     return answered.then(
       (response) => {
+        onAnswered?.(request);
         const discarding = entry.discarding;
         if (discarding === undefined) {
           done(entry);

@@ -91,7 +91,6 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     name: 'PLANT_STORE_WRITE_TIMEOUT_MS',
     default: '30000',
     meaning: 'how long an answer may wait for its client to take any of its bytes before the connection is cut; 0 for no bound',
-    only: ['Node', 'Deno', 'workerd'],
   },
   { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
 ];
