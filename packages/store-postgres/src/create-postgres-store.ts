@@ -131,6 +131,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
   const maxConnections = options.maxConnections ?? 10;
+  await refuseTargetSessionAttrsBefore14(options.url, connectTimeoutMs);
   /** A pool of one connection, in place of one that broke. */
   const open = () =>
     postgres(options.url, {
@@ -378,4 +379,56 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await endAll(5);
     },
   };
+}
+
+/** The first PostgreSQL major on which postgres.js 3.4.9 needs no query of its own to honour `target_session_attrs`. */
+const REPORTS_SESSION_STATE_FROM = 140000;
+
+/**
+ * Refuses `target_session_attrs` on a server before PostgreSQL 14. There
+ * the server does not report `in_hot_standby` and
+ * `default_transaction_read_only`, so postgres.js 3.4.9 asks for them with a
+ * query on every new connection and drops that query's promise: should it
+ * fail (the connection lost during it, the function not granted), the
+ * rejection is unhandled and ends an embedding process that does not handle
+ * rejections, whatever the store does. Asked of the first host that answers,
+ * on a connection without the parameter.
+ */
+async function refuseTargetSessionAttrsBefore14(url: string, connectTimeoutMs: number): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL postgres.js could read either: its own error says so.
+    return;
+  }
+  const attrs = parsed.searchParams.get('target_session_attrs');
+  if (attrs === null) return;
+  parsed.searchParams.delete('target_session_attrs');
+  const probe = postgres(parsed.href, {
+    max: 1,
+    connect_timeout: connectTimeoutMs / 1000,
+    onnotice: () => {},
+    fetch_types: false,
+    connection: { application_name: 'plant-store' },
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    // The driver retries hosts that do not answer for longer than its connect timeout: the start fails within it.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the database within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+    });
+    const asked = probe.unsafe<{ server_version_num: string }[]>('SHOW server_version_num');
+    asked.catch(() => {});
+    const [row] = await Promise.race([asked, late]);
+    const version = Number(row?.server_version_num);
+    if (version < REPORTS_SESSION_STATE_FROM) {
+      throw new Error(
+        `target_session_attrs=${attrs} needs PostgreSQL 14 or later, and this is PostgreSQL ${Math.floor(version / 10000)}: there postgres.js checks each new connection with a query whose failure it leaves unhandled; list the primary alone, without target_session_attrs`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+    await probe.end({ timeout: 0 }).catch(() => {});
+  }
 }
