@@ -1,36 +1,15 @@
 // Runs anywhere (no runtime API): what createPlantHandler, createPlantResponder and the adapters are configured with.
-import type { Authenticate } from './exchange/authenticate.ts';
-import type { ErrorContext } from './exchange/plant-exchange.ts';
+import type { ExchangeOptions } from './exchange/exchange-settings.ts';
 import type { CorsOptions } from './features/cors/cors-policy.ts';
 import type { DocsPage } from './features/docs/docs-page.ts';
 import type { ProtocolErrorKind } from './exchange/error-response.ts';
 import type { OverloadGate, OverloadOptions } from './features/overload/overload-gate.ts';
 import type { PlantMetrics } from './features/metrics/plant-metrics.ts';
-import type { PlantStore } from './domain/plant-store.ts';
 import type { PlantTracer } from './features/tracing/plant-tracer.ts';
 import type { RateLimitOptions } from './features/rate-limit/rate-limiter.ts';
 
-/** Options of `createPlantHandler`, `createPlantResponder` and the adapters' factories. */
-export interface PlantHandlerOptions {
-  /** Where plants live, e.g. `createMemoryStore()` from `@plant-store/store-memory`. */
-  readonly store: PlantStore;
-  /**
-   * Accepts or rejects a bearer token; required, since no default may let
-   * everyone in. Use `staticTokens` for a fixed list of tokens.
-   */
-  readonly authenticate: Authenticate;
-  /** A path prefix the routes live under, e.g. `/api` serves `/api/plants`. Default `''`. */
-  readonly basePath?: string;
-  /** Largest request body accepted, in bytes; past it, 413 (code 1400). Default 1 MiB. */
-  readonly maxBodyBytes?: number;
-  /** Longest wait for the store per create; past it, 503 (code 1501). Default 5 s. */
-  readonly storeTimeoutMs?: number;
-  /**
-   * Receives unexpected errors (a throwing verifier, a failing store) with
-   * their details, which never reach the client. Default: `logError`,
-   * the console. Pass `() => {}` to ignore them.
-   */
-  readonly onError?: (error: unknown, context: ErrorContext) => void;
+/** Options of `createPlantHandler`, `createPlantResponder` and the adapters' factories: the handler's own ({@link ExchangeOptions}) and its features'. */
+export interface PlantHandlerOptions extends ExchangeOptions {
   /**
    * Lets pages on the listed origins call the service from a browser:
    * preflights on the routes are answered (200, or 403 with code 1102 for
@@ -38,12 +17,6 @@ export interface PlantHandlerOptions {
    * `Access-Control-Allow-Origin`. Default: off, and `OPTIONS` gets 405.
    */
   readonly cors?: CorsOptions | undefined;
-  /**
-   * Gives every answer an `x-request-id`: the request's `X-Request-Id` when it
-   * is 1 to 128 characters of `A-Z a-z 0-9 + / = . _ : -`, else a new UUID.
-   * It is also handed to `onError`. Default false.
-   */
-  readonly requestId?: boolean | undefined;
   /**
    * Serves `GET {basePath}/healthz` (200 while the process serves) and
    * `GET {basePath}/readyz` (200 when the store's `ready()` answers, 503 with

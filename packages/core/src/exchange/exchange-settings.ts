@@ -11,14 +11,32 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default `storeTimeoutMs`: 5 s. */
 export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
 
-/** The options of a handler that are not a feature's (`PlantHandlerOptions` has them all). */
+/** The options of a handler that are not a feature's; `PlantHandlerOptions` adds the features'. */
 export interface ExchangeOptions {
+  /** Where plants live, e.g. `createMemoryStore()` from `@plant-store/store-memory`. */
   readonly store: PlantStore;
+  /**
+   * Accepts or rejects a bearer token; required, since no default may let
+   * everyone in. Use `staticTokens` for a fixed list of tokens.
+   */
   readonly authenticate: Authenticate;
+  /** A path prefix the routes live under, e.g. `/api` serves `/api/plants`. Default `''`. */
   readonly basePath?: string;
+  /** Largest request body accepted, in bytes; past it, 413 (code 1400). Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Longest wait for the store per create; past it, 503 (code 1501). Default 5 s. */
   readonly storeTimeoutMs?: number;
+  /**
+   * Receives unexpected errors (a throwing verifier, a failing store) with
+   * their details, which never reach the client. Default: `logError`,
+   * the console. Pass `() => {}` to ignore them.
+   */
   readonly onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Gives every answer an `x-request-id`: the request's `X-Request-Id` when it
+   * is 1 to 128 characters of `A-Z a-z 0-9 + / = . _ : -`, else a new UUID.
+   * It is also handed to `onError`. Default false.
+   */
   readonly requestId?: boolean | undefined;
 }
 
