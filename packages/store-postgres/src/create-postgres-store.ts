@@ -131,10 +131,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
   const maxConnections = options.maxConnections ?? 10;
-  await refuseTargetSessionAttrsBefore14(options.url, connectTimeoutMs);
-  /** A pool of one connection, in place of one that broke. */
-  const open = () =>
-    postgres(options.url, {
+  /** A pool of one connection, in place of one that broke (or to another URL: the version probe's). */
+  const open = (url = options.url) =>
+    postgres(url, {
       max: 1,
       connect_timeout: connectTimeoutMs / 1000,
       idle_timeout: 60,
@@ -201,6 +200,27 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // connect timeout; the start must fail within it, with a clear reason.
   // One text of three statements: an implicit transaction, which holds the
   // lock until the table exists.
+  // Before PostgreSQL 14, refused at start: see refusalBefore14. Asked of the first host that answers, on a
+  // connection without the parameter, within the connect timeout.
+  const probed = withoutTargetSessionAttrs(options.url);
+  if (probed !== undefined) {
+    const probe = open(probed.url);
+    try {
+      const [row] = await within(
+        probe.unsafe<{ server_version_num: string }[]>('SHOW server_version_num'),
+        performance.now() + connectTimeoutMs,
+        connectTimeoutMs,
+      );
+      const refusal = refusalBefore14(probed.attrs, Number(row?.server_version_num));
+      if (refusal !== undefined) throw refusal;
+    } catch (error) {
+      await endAll(0);
+      throw error;
+    } finally {
+      await probe.end({ timeout: 0 }).catch(() => {});
+    }
+  }
+
   const migrated = performance.now() + connectTimeoutMs;
   try {
     await within(
@@ -384,51 +404,34 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 /** The first PostgreSQL major on which postgres.js 3.4.9 needs no query of its own to honour `target_session_attrs`. */
 const REPORTS_SESSION_STATE_FROM = 140000;
 
-/**
- * Refuses `target_session_attrs` on a server before PostgreSQL 14. There
- * the server does not report `in_hot_standby` and
- * `default_transaction_read_only`, so postgres.js 3.4.9 asks for them with a
- * query on every new connection and drops that query's promise: should it
- * fail (the connection lost during it, the function not granted), the
- * rejection is unhandled and ends an embedding process that does not handle
- * rejections, whatever the store does. Asked of the first host that answers,
- * on a connection without the parameter.
- */
-async function refuseTargetSessionAttrsBefore14(url: string, connectTimeoutMs: number): Promise<void> {
+/** `url` without its `target_session_attrs`, and that value, when it has one. */
+function withoutTargetSessionAttrs(url: string): { readonly url: string; readonly attrs: string } | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     // Not a URL postgres.js could read either: its own error says so.
-    return;
+    return undefined;
   }
   const attrs = parsed.searchParams.get('target_session_attrs');
-  if (attrs === null) return;
+  if (attrs === null) return undefined;
   parsed.searchParams.delete('target_session_attrs');
-  const probe = postgres(parsed.href, {
-    max: 1,
-    connect_timeout: connectTimeoutMs / 1000,
-    onnotice: () => {},
-    fetch_types: false,
-    connection: { application_name: 'plant-store' },
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    // The driver retries hosts that do not answer for longer than its connect timeout: the start fails within it.
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from the database within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-    });
-    const asked = probe.unsafe<{ server_version_num: string }[]>('SHOW server_version_num');
-    asked.catch(() => {});
-    const [row] = await Promise.race([asked, late]);
-    const version = Number(row?.server_version_num);
-    if (version < REPORTS_SESSION_STATE_FROM) {
-      throw new Error(
-        `target_session_attrs=${attrs} needs PostgreSQL 14 or later, and this is PostgreSQL ${Math.floor(version / 10000)}: there postgres.js checks each new connection with a query whose failure it leaves unhandled; list the primary alone, without target_session_attrs`,
-      );
-    }
-  } finally {
-    clearTimeout(timer);
-    await probe.end({ timeout: 0 }).catch(() => {});
-  }
+  return { url: parsed.href, attrs };
+}
+
+/**
+ * The refusal of `target_session_attrs` on a server before PostgreSQL 14
+ * (`version` as `server_version_num`). There the server does not report
+ * `in_hot_standby` and `default_transaction_read_only`, so postgres.js
+ * 3.4.9 asks for them with a query on every new connection and drops that
+ * query's promise: should it fail (the connection lost during it, the
+ * function not granted), the rejection is unhandled and ends an embedding
+ * process that does not handle rejections, whatever the store does. Its
+ * canary: runtime-tests/postgres-majors.test.ts.
+ */
+function refusalBefore14(attrs: string, version: number): Error | undefined {
+  if (!(version < REPORTS_SESSION_STATE_FROM)) return undefined;
+  return new Error(
+    `target_session_attrs=${attrs} needs PostgreSQL 14 or later, and this is PostgreSQL ${Math.floor(version / 10000)}: there postgres.js checks each new connection with a query whose failure it leaves unhandled; list the primary alone, without target_session_attrs`,
+  );
 }
