@@ -1,20 +1,12 @@
 // Runs on Node (vitest): the feature registry against what the code and the prose around it say.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { findImportSpecifiers, listSourceFiles } from '../../../scripts/check-imports.mjs';
 import { FEATURES } from './features.ts';
 
 const source = fileURLToPath(new URL('.', import.meta.url));
-
-/** Every source file of the core (tests left out), relative to src/. */
-function sourceFiles(folder = source): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [relative(source, path)] : [];
-  });
-}
 
 describe('the features', () => {
   it('each has an option of its own, and a folder of its own under features/', () => {
@@ -36,12 +28,12 @@ describe('the features', () => {
 
 describe("the core's sources", () => {
   it('each says it runs anywhere, and imports nothing of a runtime: only its own files and valibot', () => {
-    const files = sourceFiles();
+    const files = listSourceFiles(source);
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {
       const text = readFileSync(join(source, file), 'utf8');
       expect(text.split('\n', 1)[0], file).toMatch(/^\/\/ Runs anywhere\b/);
-      const imported = [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm)].map((match) => match[1]!);
+      const imported = findImportSpecifiers(text);
       expect(
         imported.filter((specifier) => !specifier.startsWith('.') && specifier !== 'valibot' && specifier !== '@valibot/to-json-schema'),
         file,
