@@ -133,9 +133,14 @@ describe('the PostgreSQL store embedded in a process watching for unhandled reje
           expect((await store.insertIfAbsent(1n, { name: 'first' })).status).toBe('inserted');
           if (name === 'PostgreSQL 13') {
             // Before 14 the store refuses target_session_attrs, whose check postgres.js 3.4.9 leaves unhandled there.
-            await expect(createPostgresStore({ url: `${database.url}?target_session_attrs=primary`, connectTimeoutMs: 2_000 })).rejects.toThrow(
-              /^target_session_attrs=primary needs PostgreSQL 14 or later, and this is PostgreSQL 13: /,
-            );
+            // With one host, and with the list of hosts failover uses (the same one twice here).
+            const { host } = new URL(database.url);
+            const urls = [database.url, database.url.replace(host, `${host},${host}`)].map((url) => `${url}?target_session_attrs=primary`);
+            for (const url of urls) {
+              await expect(createPostgresStore({ url, connectTimeoutMs: 2_000 })).rejects.toThrow(
+                /^target_session_attrs=primary needs PostgreSQL 14 or later, and this is PostgreSQL 13: /,
+              );
+            }
           } else {
             const failover = await createPostgresStore({
               url: `${database.url}?target_session_attrs=primary`,

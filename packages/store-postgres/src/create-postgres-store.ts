@@ -404,19 +404,22 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 /** The first PostgreSQL major on which postgres.js 3.4.9 needs no query of its own to honour `target_session_attrs`. */
 const REPORTS_SESSION_STATE_FROM = 140000;
 
-/** `url` without its `target_session_attrs`, and that value, when it has one. */
+/**
+ * `url` without its `target_session_attrs`, and that value, when it has one
+ * or the environment's `PGTARGETSESSIONATTRS` gives it, as postgres.js reads
+ * them. The query string is read on its own: a multi-host URL
+ * (`@db1:5432,db2:5432/…`) is no URL that `new URL` takes.
+ */
 function withoutTargetSessionAttrs(url: string): { readonly url: string; readonly attrs: string } | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // Not a URL postgres.js could read either: its own error says so.
-    return undefined;
-  }
-  const attrs = parsed.searchParams.get('target_session_attrs');
-  if (attrs === null) return undefined;
-  parsed.searchParams.delete('target_session_attrs');
-  return { url: parsed.href, attrs };
+  const query = url.indexOf('?');
+  const params = new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
+  const given = params.get('target_session_attrs');
+  // From the environment it also applies to the probe's own connection, which postgres.js gives no way to exempt.
+  const attrs = given || (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['PGTARGETSESSIONATTRS'];
+  if (!attrs) return undefined;
+  params.delete('target_session_attrs');
+  const rest = params.toString();
+  return { url: `${query < 0 ? url : url.slice(0, query)}${rest === '' ? '' : `?${rest}`}`, attrs };
 }
 
 /**
