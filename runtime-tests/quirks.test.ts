@@ -54,7 +54,7 @@ const QUIRKS = {
     upstream:
       'https://bun.com/docs/api/http (Bun.serve takes idleTimeout only; its idle timer also cuts a stalled answer: oven-sh/bun#41602 would spare one still read)',
     deletionSet:
-      "once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to it in packages/server/src/bun/run-bun.ts instead of the onAnswered that calls server.timeout (and withRequestDeadline's onAnswered option), the Bun figures of runtime-tests/slow-readers.test.ts and the Bun sentence of docs/contract.md's 'Clients that do not read'; should server.timeout stop cutting a stalled answer, the standalone Bun server is back to its idle timeout for them: work around it again",
+      'once Bun has a write timeout: pass PLANT_STORE_WRITE_TIMEOUT_MS to it in packages/server/src/bun/run-bun.ts instead of the onAnswered that calls server.timeout, drop MAX_IDLE_TIMEOUT_S there and the onAnswered option of src/bun/with-request-deadline.ts, the Bun figures of runtime-tests/slow-readers.test.ts, the Bun wording of PLANT_STORE_WRITE_TIMEOUT_MS in docs/standalone.md, docs/operations.md and docs/contract.md, and /large-timed, /large-stream-erroring and stallErroring of runtime-tests/quirks/bare-server.ts with their canary; should server.timeout stop cutting a stalled answer, the standalone Bun server is back to its idle timeout for them: work around it again',
   },
   'bun-stream-drops-content-length': {
     runtime: 'Bun',
@@ -291,15 +291,16 @@ describe('runtime quirks the server works around are still there (packages/serve
 
     it(
       'bun-no-write-timeout: an answer its client never reads is held until the idle timeout (8 s here), not before, then cut',
-      { timeout: 20_000 },
+      { timeout: 25_000 },
       async () => {
         // Its own server: an 8 s idle timeout cuts between 4 and 8 s (bun-idle-timer-wheel). Still held at 3 s:
-        // Bun has no write timeout under that; cut by 11 s: the idle timeout still applies to a stalled answer.
+        // Bun has no write timeout under that; cut by 16 s: the idle timeout still applies to a stalled answer (8 s more
+        // than due: once, with 1,000-client tests of other files running beside it, 11 s was not enough).
         const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' });
         try {
-          const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 11_000);
-          const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinElevenSeconds: letGoAfterMs !== undefined };
-          expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinElevenSeconds: true });
+          const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 16_000);
+          const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinSixteenSeconds: letGoAfterMs !== undefined };
+          expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinSixteenSeconds: true });
         } finally {
           await slow.close();
         }
@@ -315,8 +316,12 @@ describe('runtime quirks the server works around are still there (packages/serve
         const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' });
         try {
           const [timed, erroring] = await Promise.all(['/large-timed', '/large-stream-erroring'].map((path) => watchUnread(slow.baseUrl, path, 8_000)));
-          const cut = { timedWithinEightSeconds: timed !== undefined, erroringHeldAtEightSeconds: erroring === undefined };
-          expect(cut, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true, erroringHeldAtEightSeconds: true });
+          expect({ timedWithinEightSeconds: timed !== undefined }, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true });
+          // Not the workaround's: a finding of the record, to correct there (nothing to delete) should Bun change it.
+          expect(
+            { erroringHeldAtEightSeconds: erroring === undefined },
+            `Bun ${version} now cuts a stalled answer whose stream body errors itself: correct that finding in packages/server/src/bun/QUIRKS.md, bun-no-write-timeout`,
+          ).toEqual({ erroringHeldAtEightSeconds: true });
         } finally {
           await slow.close();
         }

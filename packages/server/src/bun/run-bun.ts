@@ -77,29 +77,28 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     );
     // The write timeout: once an answer is handed to Bun, its connection's idle timer runs from Bun's last
     // write for that long rather than IDLE_TIMEOUT_S, for this request alone (bun/QUIRKS.md, bun-no-write-timeout).
-    let server: BunServer | undefined;
-    const writeTimeoutS = config.writeTimeoutMs === 0 ? 0 : Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(config.writeTimeoutMs / 1000));
+    let server: BunServer;
+    const writeTimeoutS = Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(config.writeTimeoutMs / 1000));
     const guarded = withRequestDeadline(fetch, {
       timeoutMs: REQUEST_TIMEOUT_MS,
-      onAnswered: writeTimeoutS === 0 ? undefined : (request) => server?.timeout(request, writeTimeoutS),
+      // No request is answered before Bun.serve below has returned the server.
+      onAnswered: writeTimeoutS === 0 ? undefined : (request) => server.timeout(request, writeTimeoutS),
     });
     // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.
     const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
     // Only with several processes: otherwise another process could open the port beside this one.
     const reusePort = config.workers > 1;
-    let listening: BunServer;
     try {
-      listening = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
+      server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
     } catch (error) {
       throw explainListenError(error, config.host, config.port);
     }
-    server = listening;
-    const url = listening.url.origin;
+    const url = server.url.origin;
     const records = startupRecords(config, url, served.store);
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);
     const stop = draining.stopper(
-      () => listening.stop().then(() => served.close()),
+      () => server.stop().then(() => served.close()),
       () => process.exit(0),
     );
     process.on('SIGINT', stop);

@@ -18,9 +18,11 @@ export interface RequestDeadlineOptions {
    */
   readonly checkEveryMs?: number;
   /**
-   * Told each request as its answer is handed to the server, for what the
-   * server does then (the standalone Bun server bounds how long the answer
-   * may wait for its client there). It must not throw. Default: none.
+   * Told each request as its answer is handed to the server, once this
+   * wrapper is done with it (after an unread body that must be dropped first
+   * is), for what the server does then: the standalone Bun server bounds how
+   * long the answer may wait for its client there (bun/QUIRKS.md,
+   * bun-no-write-timeout). It must not throw. Default: none.
    */
   readonly onAnswered?: ((request: Request) => void) | undefined;
 }
@@ -118,6 +120,12 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
     idleWaiters = [];
     for (const resolve of waiters) resolve();
   };
+  // The answer as it goes to the server, once this wrapper is done with its request (so a throw of onAnswered leaves
+  // nothing in flight here), and once an unread body that must be dropped first is.
+  const handOver = (request: Request, response: Response) => {
+    onAnswered?.(request);
+    return response;
+  };
   const guarded = (request: Request, context?: FetchContext) => {
     const entry = new PendingRequest(context);
     if (last === undefined) first = entry;
@@ -134,16 +142,17 @@ export function withRequestDeadline(handler: FetchHandler, options: RequestDeadl
     }
     return answered.then(
       (response) => {
-        onAnswered?.(request);
         const discarding = entry.discarding;
         if (discarding === undefined) {
           done(entry);
-          return response;
+          return handOver(request, response);
         }
         const dropped = discarding.finally(() => done(entry));
         // A draining server closes the connection after the answer, whether or not this wrapper sees it say so yet.
-        if (entry.draining || closes(request.headers.get('connection')) || closes(response.headers.get('connection'))) return dropped.then(() => response);
-        return response;
+        if (entry.draining || closes(request.headers.get('connection')) || closes(response.headers.get('connection'))) {
+          return dropped.then(() => handOver(request, response));
+        }
+        return handOver(request, response);
       },
       (error: unknown) => {
         done(entry);
