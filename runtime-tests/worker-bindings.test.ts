@@ -47,11 +47,15 @@ async function startWorker(bindings: Record<string, string>): Promise<{ baseUrl:
   await miniflare.ready;
   const baseUrl = (await miniflare.unsafeGetDirectURL('plant-store')).href.replace(/\/$/, '');
   // Checked on each write: workerd's console reaches its output a little after the answer.
+  // Bounded, so that a line that never comes fails with its cause rather than the test's timeout.
   const firstLine = () =>
-    new Promise<string>((resolve) => {
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line of Plant Store's from the Worker within 10 s; it wrote: ${written}`)), 10_000);
       onWrite = () => {
         const [line] = lines();
-        if (line !== undefined) resolve(line);
+        if (line === undefined) return;
+        clearTimeout(timer);
+        resolve(line);
       };
       onWrite();
     });

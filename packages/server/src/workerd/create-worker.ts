@@ -5,7 +5,7 @@ import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
 import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
-import type { StandaloneEnv } from '../common/read-standalone-config.ts';
+import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
 
 /** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */
 export interface WorkerEnv extends StandaloneEnv {
@@ -34,15 +34,9 @@ export const SETTINGS_FAULT_LOG_INTERVAL_MS = 60_000;
 // What every request to a Worker whose settings are wrong is answered: the Error body, nothing of the cause.
 const MISCONFIGURED = errorResponse('internal', 'internal error');
 
-/**
- * Why a Worker cannot serve with these bindings, beyond what the settings'
- * own check says: without `PLANT_STORE_TOKENS` (or a JWT issuer) each
- * isolate would make a token of its own, which no client could know.
- */
-function missingTokens(env: WorkerEnv): string | undefined {
-  if (env.PLANT_STORE_TOKENS !== undefined || env.PLANT_STORE_JWT_ISSUER !== undefined) return undefined;
-  return 'PLANT_STORE_TOKENS: not bound; bind the accepted tokens, comma-separated, as a secret, or PLANT_STORE_JWT_ISSUER and its companions to verify JWTs';
-}
+// A Worker has no start to print a made token at, and each isolate would make one of its own, which no client could know.
+const NOT_BOUND =
+  'PLANT_STORE_TOKENS: not bound; bind the accepted tokens, comma-separated, as a secret, or PLANT_STORE_JWT_ISSUER and its companions to verify JWTs';
 
 /**
  * Plant Store as a module Worker for workerd. A Worker sees its bindings only
@@ -68,10 +62,12 @@ export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorke
     fetch(request, env, context) {
       if (standalone === undefined && fault === undefined) {
         try {
-          fault = missingTokens(env);
           // Inside a workerd request time stands still, so no event-loop delay can be sampled: only the
           // in-flight bound applies, per isolate (the standalone workerd server samples in its front).
-          if (fault === undefined) standalone = createStandalone({ ...env, PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0' }, (line) => console.log(line), build);
+          const settings = { ...env, PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0' };
+          const config = readStandaloneConfig(settings);
+          if (config.generatedToken !== undefined) fault = NOT_BOUND;
+          else standalone = createStandalone(settings, (line) => console.log(line), build, config);
         } catch (error) {
           fault = error instanceof Error ? error.message : String(error);
         }
