@@ -107,7 +107,7 @@ process.exit(0);
 `;
 
 describe.skipIf(!has13)('canary: postgres.js still drops its session-state query on PostgreSQL 13', () => {
-  it("a failing check of a new connection with target_session_attrs is an unhandled rejection (delete the store's refusal of it before 14 when this fails)", async () => {
+  it('a failing check of a new connection with target_session_attrs is an unhandled rejection (packages/store-postgres/QUIRKS.md, postgres-state-query-dropped: delete its set when this fails)', async () => {
     const database = await startPostgres({ major: 13 });
     try {
       const postgres = (await import('postgres')).default;

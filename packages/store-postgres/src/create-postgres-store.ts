@@ -430,7 +430,7 @@ function withoutTargetSessionAttrs(url: string): { readonly url: string; readonl
  * query's promise: should it fail (the connection lost during it, the
  * function not granted), the rejection is unhandled and ends an embedding
  * process that does not handle rejections, whatever the store does. Its
- * canary: runtime-tests/postgres-majors.test.ts.
+ * record: QUIRKS.md, postgres-state-query-dropped.
  */
 function refusalBefore14(attrs: string, version: number): Error | undefined {
   if (!(version < REPORTS_SESSION_STATE_FROM)) return undefined;
