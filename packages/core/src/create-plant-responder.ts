@@ -3,7 +3,6 @@ import type { FeatureParts } from './exchange/feature.ts';
 import { requestHooks } from './exchange/feature.ts';
 import { createResponder, type PlantResponder } from './exchange/create-responder.ts';
 import { checkOptions, exchangeSettings } from './exchange/exchange-settings.ts';
-import { PROTOCOL_ERRORS, type ProtocolErrorKind } from './exchange/error-response.ts';
 import { documentRoute, routeFinder } from './exchange/plant-routes.ts';
 import { FEATURES } from './features.ts';
 import { createOpenApiDocument, type DocumentedRoutes } from './openapi-document.ts';
@@ -13,7 +12,7 @@ export type { PlantResponder } from './exchange/create-responder.ts';
 
 /**
  * Builds the Plant Store HTTP handler over plain data, answering through a
- * callback: a {@link PlantRequest} in, a `PlantResponse` handed to
+ * callback: a `PlantRequest` in, a `PlantResponse` handed to
  * `respond`, at once when everything it needs is at hand (a synchronous
  * verifier, a body already read, the memory store), else when it is. This
  * is `createPlantHandler` for adapters that write the answer
@@ -35,7 +34,7 @@ export type { PlantResponder } from './exchange/create-responder.ts';
 export function createPlantResponder(options: PlantHandlerOptions, caller = 'createPlantResponder'): PlantResponder {
   const checked = checkOptions(options, caller);
   const documented: { -readonly [K in keyof DocumentedRoutes]: DocumentedRoutes[K] } = {
-    protocolErrors: protocolErrorsOption(caller, options.protocolErrors),
+    protocolErrors: checked.protocolErrors,
     verifier: checked.authenticate.describes,
   };
   const parts: FeatureParts[] = [];
@@ -53,13 +52,4 @@ export function createPlantResponder(options: PlantHandlerOptions, caller = 'cre
     parts.flatMap((part) => (part.prefix === undefined ? [] : [part.prefix])),
   );
   return createResponder(exchangeSettings(checked, findRoute, requestHooks(parts)));
-}
-
-function protocolErrorsOption(caller: string, given: unknown): readonly ProtocolErrorKind[] {
-  if (given === undefined) return [];
-  if (!Array.isArray(given) || !given.every((kind) => typeof kind === 'string' && Object.hasOwn(PROTOCOL_ERRORS, kind))) {
-    const kinds = Object.keys(PROTOCOL_ERRORS).map((kind) => JSON.stringify(kind));
-    throw new TypeError(`${caller}: \`protocolErrors\` must be a list of ${kinds.join(', ')}`);
-  }
-  return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
 }

@@ -11,6 +11,8 @@ import { tracingFeature } from './features/tracing/tracing-feature.ts';
 /**
  * Every optional feature, each plugged in through its one {@link Feature}:
  * its option, its routes and per-request parts, its part of the OpenAPI
- * document. A new feature is a folder under `features/` and one entry here.
+ * document. A new feature is a folder under `features/` and one entry here, with its
+ * option's type in `plant-handler-options.ts` and, if it documents anything, its flag in
+ * `DocumentedRoutes` (`openapi-document.ts`): the public surface, which stays at the top level.
  */
 export const FEATURES = [healthFeature, corsFeature, docsFeature, metricsFeature, tracingFeature, overloadFeature, rateLimitFeature] as const;

@@ -2,7 +2,6 @@
 import type { ExchangeOptions } from './exchange/exchange-settings.ts';
 import type { CorsOptions } from './features/cors/cors-policy.ts';
 import type { DocsPage } from './features/docs/docs-page.ts';
-import type { ProtocolErrorKind } from './exchange/error-response.ts';
 import type { OverloadGate, OverloadOptions } from './features/overload/overload-gate.ts';
 import type { PlantMetrics } from './features/metrics/plant-metrics.ts';
 import type { PlantTracer } from './features/tracing/plant-tracer.ts';
@@ -30,15 +29,6 @@ export interface PlantHandlerOptions extends ExchangeOptions {
    * from `@plant-store/docs-page`. Default: none.
    */
   readonly docs?: DocsPage | undefined;
-  /**
-   * The refusals the HTTP server around the handler sends itself, before the
-   * handler sees a request (`PROTOCOL_ERRORS`: 400 with code 1005, 408 with
-   * 1402, 431 with 1403), for the served OpenAPI document to declare. It
-   * changes no answer of the handler. `serve()` of `@plant-store/server` and
-   * the standalone servers give all three. Default: none, since a handler
-   * mounted in a host server does not know what the host answers.
-   */
-  readonly protocolErrors?: readonly ProtocolErrorKind[] | undefined;
   /**
    * Counts requests, creates by outcome and the store's latency, and serves
    * them at `GET {basePath}/metrics` in the Prometheus text format, to

@@ -1,4 +1,4 @@
-// Runs anywhere (no runtime API): where bytes stop being well-formed UTF-8, for the 400's message.
+// Runs anywhere (TextDecoder, which every runtime has): where bytes stop being well-formed UTF-8, for the 400's message.
 /**
  * Says where `bytes` stop being well-formed UTF-8 (Unicode 15, table 3-7: no
  * overlongs, no surrogates, nothing above U+10FFFF). Called only after a fatal

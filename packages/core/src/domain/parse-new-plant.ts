@@ -1,4 +1,4 @@
-// Runs anywhere (no runtime API): a create's body bytes to a validated NewPlant, or the failure its client gets.
+// Runs anywhere (TextDecoder, which every runtime has): a create's body bytes to a validated NewPlant, or the failure its client gets.
 import { describeUtf8Error } from './describe-utf8-error.ts';
 import { fail, type Result } from './failure.ts';
 import { parseNewPlantText } from './parse-new-plant-text.ts';

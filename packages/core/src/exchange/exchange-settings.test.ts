@@ -34,6 +34,11 @@ describe('checkOptions and the features', () => {
     }
   });
 
+  it("names the handler's own option first when a feature's is at fault too", () => {
+    const options = { ...valid, health: 1, cors: { origins: [] }, protocolErrors: ['teapot'] } as unknown as PlantHandlerOptions;
+    expect(() => createPlantResponder(options)).toThrow('createPlantResponder: `protocolErrors` must be a list of');
+  });
+
   it('gives the defaults when no option says otherwise', () => {
     const checked = checkOptions(valid, 'createPlantHandler');
     expect([checked.maxBodyBytes, checked.createOptions.timeoutMs, checked.basePath, checked.requestIds]).toStrictEqual([

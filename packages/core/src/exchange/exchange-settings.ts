@@ -1,7 +1,7 @@
 // Runs anywhere (no runtime API): a handler's own options (the features check theirs), checked once, and the settings every request reads.
 import type { PlantStore } from '../domain/plant-store.ts';
 import type { Authenticate } from './authenticate.ts';
-import { errorResponse } from './error-response.ts';
+import { errorResponse, PROTOCOL_ERRORS, type ProtocolErrorKind } from './error-response.ts';
 import type { FeatureContext } from './feature.ts';
 import { logError } from './log-error.ts';
 import type { ErrorContext, ExchangeSettings, FindRoute, RequestHooks } from './plant-exchange.ts';
@@ -38,6 +38,15 @@ export interface ExchangeOptions {
    * It is also handed to `onError`. Default false.
    */
   readonly requestId?: boolean | undefined;
+  /**
+   * The refusals the HTTP server around the handler sends itself, before the
+   * handler sees a request (`PROTOCOL_ERRORS`: 400 with code 1005, 408 with
+   * 1402, 431 with 1403), for the served OpenAPI document to declare. It
+   * changes no answer of the handler. `serve()` of `@plant-store/server` and
+   * the standalone servers give all three. Default: none, since a handler
+   * mounted in a host server does not know what the host answers.
+   */
+  readonly protocolErrors?: readonly ProtocolErrorKind[] | undefined;
 }
 
 /** {@link ExchangeOptions}, checked, with their defaults: what the features are built with, and the rest of the settings. */
@@ -46,11 +55,12 @@ export interface CheckedOptions extends FeatureContext {
   readonly maxBodyBytes: number;
   readonly onError: (error: unknown, context: ErrorContext) => void;
   readonly requestIds: boolean;
+  readonly protocolErrors: readonly ProtocolErrorKind[];
 }
 
 /**
- * Checks a handler's own options, in the order they have always been
- * checked, so that the same fault is named first.
+ * Checks a handler's own options, before its features' (`features.ts`, in
+ * their order there), so that of several faults the same is always named.
  *
  * @param caller The function the user called (`createPlantHandler`, an
  *   adapter's factory), which every option error names.
@@ -68,6 +78,7 @@ export function checkOptions(options: ExchangeOptions, caller: string): CheckedO
   nonNegativeInteger(caller, 'maxBodyBytes', maxBodyBytes);
   nonNegativeInteger(caller, 'storeTimeoutMs', timeoutMs);
   if (options.requestId !== undefined && typeof options.requestId !== 'boolean') throw new TypeError(`${caller}: \`requestId\` must be a boolean`);
+  const protocolErrors = protocolErrorsOption(caller, options.protocolErrors);
   return {
     caller,
     basePath,
@@ -77,6 +88,7 @@ export function checkOptions(options: ExchangeOptions, caller: string): CheckedO
     maxBodyBytes,
     onError: options.onError ?? logError,
     requestIds: options.requestId === true,
+    protocolErrors,
   };
 }
 
@@ -111,4 +123,13 @@ function basePathOption(caller: string, basePath: string): string {
     throw new TypeError(`${caller}: \`basePath\` must start with "/" and hold no query`);
   }
   return basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+}
+
+function protocolErrorsOption(caller: string, given: unknown): readonly ProtocolErrorKind[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given) || !given.every((kind) => typeof kind === 'string' && Object.hasOwn(PROTOCOL_ERRORS, kind))) {
+    const kinds = Object.keys(PROTOCOL_ERRORS).map((kind) => JSON.stringify(kind));
+    throw new TypeError(`${caller}: \`protocolErrors\` must be a list of ${kinds.join(', ')}`);
+  }
+  return Object.freeze([...new Set(given as ProtocolErrorKind[])]);
 }

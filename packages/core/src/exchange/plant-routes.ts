@@ -61,7 +61,11 @@ export function routeFinder(
     const route = featureRoutes.get(path);
     if (route !== undefined) return route;
     // A feature owns everything under its prefix: an unknown file is its 404, even when mounted.
-    for (const [prefix, find] of owned) if (path.startsWith(prefix)) return find(path.slice(prefix.length));
+    // Indexed: no iterator per request outside the exact routes (404s, the docs files).
+    for (let i = 0; i < owned.length; i++) {
+      const [prefix, find] = owned[i]!;
+      if (path.startsWith(prefix)) return find(path.slice(prefix.length));
+    }
     return undefined;
   };
   // Without a feature's route, a path that is neither route costs no lookup.

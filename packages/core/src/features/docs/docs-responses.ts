@@ -1,4 +1,4 @@
-// Runs anywhere (no runtime API): the docs page's answers, checked and built once.
+// Runs anywhere (TextEncoder, which every runtime has): the docs page's answers, checked and built once.
 import type { DocsPage } from './docs-page.ts';
 import type { PlantResponse } from '../../exchange/http-types.ts';
 

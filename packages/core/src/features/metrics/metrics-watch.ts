@@ -1,4 +1,4 @@
-// Runs anywhere (no runtime API): what the metrics keep of one request, from its arrival to its answer.
+// Runs anywhere (performance.now, which every runtime has): what the metrics keep of one request, from its arrival to its answer.
 import type { Created } from '../../domain/create-plant.ts';
 import type { Result } from '../../domain/failure.ts';
 import type { PlantRequest, PlantResponse } from '../../exchange/http-types.ts';
