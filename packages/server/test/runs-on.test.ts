@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { listSourceFiles } from '../../../scripts/check-imports.mjs';
+import { blankCommentsTemplatesAndRegexes, listSourceFiles } from '../../../scripts/check-imports.mjs';
 
 const source = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -28,7 +28,7 @@ describe("the server's sources", () => {
       const says = header(text);
       expect(says, file).toMatch(/\bruns\b/i);
       // Outside comments: a use of the runtime's own global or modules.
-      const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+      const code = blankCommentsTemplatesAndRegexes(text);
       if (/\bBun\.\w|'bun:/.test(code)) expect(says, `${file} uses Bun`).toMatch(/\bBun\b/);
       if (/\bDeno\.\w/.test(code)) expect(says, `${file} uses Deno`).toMatch(/\bDeno\b/);
     }

@@ -61,7 +61,7 @@ export function createStandalone(
           url: pathAndQuery(request.url),
           status: response.status,
           ms,
-          requestId: traced ? requestIds.get(request) : undefined,
+          requestId: requestIds.get(request),
           traceId: traced ? (traceIds.get(request) ?? parseTraceparent(request.headers.get('traceparent') ?? undefined)?.traceId) : undefined,
         }),
       );
