@@ -324,25 +324,21 @@ describe('SQLite: the database file removed or replaced under a running server',
 });
 
 /**
- * A script for Node 22: a SQLite file with the store's table and 20,000
- * plants, whose 11th page (a page of the table) is then overwritten with
- * bytes no page has, as a failing disk or a stray write would leave it.
+ * A SQLite file made by the store with 20,000 plants, closed, whose 11th page (a page of the table) is then
+ * overwritten with bytes no page has, as a failing disk or a stray write would leave it.
  */
-const DAMAGED = `
-const [file] = process.argv.slice(-1);
-const db = new DatabaseSync(file);
-db.exec('PRAGMA journal_mode = WAL');
-db.exec("CREATE TABLE plants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT, created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))");
-const insert = db.prepare('INSERT INTO plants (id, name) VALUES (?, ?)');
-db.exec('BEGIN');
-for (let id = 1; id <= 20000; id++) insert.run(id, JSON.stringify('p' + id));
-db.exec('COMMIT');
-db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-db.close();
-const fd = openSync(file, 'r+');
-writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 10);
-closeSync(fd);
-`;
+async function damagedFile(file: string): Promise<void> {
+  const { createSqliteStore } = await import('@plant-store/store-sqlite');
+  const store = await createSqliteStore({ path: file });
+  for (let id = 1n; id <= 20_000n; id += 1_000n) {
+    await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.insertIfAbsent(id + BigInt(i), { name: `p${id + BigInt(i)}` })));
+  }
+  // The last connection's close checkpoints the log into the file.
+  await store.close();
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 10);
+  closeSync(fd);
+}
 
 describe('SQLite: a damaged file', () => {
   for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
@@ -350,13 +346,7 @@ describe('SQLite: a damaged file', () => {
       const dir = directory();
       const file = join(dir, '.plant-store', 'plants.db');
       mkdirSync(join(dir, '.plant-store'));
-      execFileSync(
-        node22,
-        ['-e', `const { DatabaseSync } = require('node:sqlite'); const { openSync, writeSync, closeSync } = require('node:fs');${DAMAGED}`, file],
-        {
-          stdio: 'ignore',
-        },
-      );
+      await damagedFile(file);
       const target = runtime(name);
       const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
         cwd: dir,

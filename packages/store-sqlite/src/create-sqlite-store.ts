@@ -53,7 +53,8 @@ export interface SqliteStore extends PlantStore {
    * longer, while a write fails (a full disk, an I/O error, a file or disk
    * made read-only: a write of its own, at most once a second, finds it
    * before a create does), or while the file is damaged (found by a create or
-   * a read; checked again every 4 s, so that it is ready within 5 s of being sound).
+   * a read; checked again every 4 s, so that it is ready within 5 s of being sound, or
+   * ten times as long as the check took on a file where it takes longer).
    */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -76,7 +77,7 @@ const INSERTED: InsertResult = Object.freeze({ status: 'inserted' });
 const MAX_RETRY_MS = 40;
 /** Readiness tries a write of its own at most this often: a probed server commits no more than that. */
 const WRITE_PROBE_EVERY_MS = 1_000;
-/** While the file is found damaged, readiness checks its integrity again at most this often: the check reads the whole file. */
+/** While the file is found damaged, readiness checks its integrity again at most this often (longer on a file whose check takes long): the check reads the whole file. */
 const DAMAGE_CHECK_EVERY_MS = 4_000;
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
@@ -196,6 +197,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   /** The error that found the file damaged, until a check of its integrity passes again. */
   let damage: unknown;
   let lastDamageCheck = 0;
+  let damageCheckEveryMs = DAMAGE_CHECK_EVERY_MS;
   let closed = false;
   let dbClosed = false;
 
@@ -341,11 +343,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     if (gone !== undefined) throw gone;
     const now = Date.now();
     if (damage !== undefined) {
-      if (now - lastDamageCheck < DAMAGE_CHECK_EVERY_MS) throw damaged(damage);
+      if (now - lastDamageCheck < damageCheckEveryMs) throw damaged(damage);
       lastDamageCheck = now;
       // The pages read while damaged may be in the connection's cache: checked from the file, not from there.
       db.exec('PRAGMA shrink_memory');
       const problem = integrityProblem(db);
+      // The check holds the event loop while it reads the whole file: on a large one, the next waits ten times as long.
+      damageCheckEveryMs = Math.max(DAMAGE_CHECK_EVERY_MS, 10 * (Date.now() - now));
       if (problem !== undefined) throw damaged(damage, problem);
       damage = undefined;
     }
