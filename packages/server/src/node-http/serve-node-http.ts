@@ -92,8 +92,10 @@ export async function serveNodeHttp(
   const traced = options.logFormat === 'json';
   const connections = new WeakMap<Socket, Connection>();
   // Nothing is tracked per request: a refusal finds the answers still owed on
-  // its connection through Node's own queue (see whenAnswered).
+  // its connection through Node's own queue (see whenAnswered). Only a request
+  // pipelined behind an answer not yet handed to the kernel is counted.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (pipelinedTooDeep(req.socket, res, connections)) return;
     if (log !== false) {
       const started = performance.now();
       res.once('finish', () =>
@@ -294,16 +296,73 @@ const RAW_ANSWERS: Readonly<Record<ProtocolErrorKind, string>> = {
   'headers-too-large': rawAnswer(PROTOCOL_ERRORS['headers-too-large']),
 };
 
-/** What serve() knows of one connection, to refuse what Node cannot read without overtaking earlier answers. */
+/**
+ * What serve() knows of one connection, to refuse what Node cannot read
+ * without overtaking earlier answers, and to bound what a client that
+ * pipelines and never reads can make it hold.
+ */
 interface Connection {
   /** When it was accepted (performance.now(); kept only with an access log), for a refusal's log line. */
   readonly acceptedAt: number;
   /** Whether a refusal is waiting for earlier answers, or was sent. */
   refusal: 'none' | 'waiting' | 'sent';
+  /** Requests taken behind an answer not yet handed to the kernel, whose own answers are not either. */
+  pipelined: number;
 }
 
 function newConnection(timed: boolean): Connection {
-  return { acceptedAt: timed ? performance.now() : 0, refusal: 'none' };
+  return { acceptedAt: timed ? performance.now() : 0, refusal: 'none', pipelined: 0 };
+}
+
+/**
+ * Most answers a connection may have waiting behind one the kernel would not
+ * take (docs/contract.md, "Pipelining"). Node parses every request of a read
+ * (some 1,800 small ones fit in its 64 KiB) and builds a request and a
+ * response for each before anything can pause the socket; a client that
+ * pipelines hundreds of requests and reads none of their answers would
+ * otherwise have the server keep them all, about 3 KB each, until the write
+ * timeout. Such a connection is cut as soon as its answers back up past this
+ * depth. A client that reads, however deep it pipelines, is never cut: the
+ * kernel takes its answers as they come.
+ */
+const PIPELINE_DEPTH = 32;
+
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/**
+ * Counts `res` when it waits behind an earlier answer, and cuts its
+ * connection when more than {@link PIPELINE_DEPTH} do while the kernel takes
+ * none of what is sent; true when the connection is cut, so that the request
+ * is not handled. Node attaches a connection's responses to its socket one at
+ * a time, in order, so a response other than the attached one is queued
+ * behind an answer not yet handed to the kernel; a request alone on its
+ * connection costs two reads.
+ */
+function pipelinedTooDeep(socket: HttpSocket, res: ServerResponse, connections: WeakMap<Socket, Connection>): boolean {
+  if (socket.destroyed) return true;
+  const attached = socket._httpMessage;
+  if (attached === res || attached == null) return false;
+  const connection = connections.get(socket);
+  if (connection === undefined) return false;
+  connection.pipelined++;
+  let counted = true;
+  const answered = () => {
+    if (!counted) return;
+    counted = false;
+    connection.pipelined--;
+    // Node hands the next answer to the socket in its own 'finish' listener, which runs before this one.
+    cutWhenBackedUp(socket, connection);
+  };
+  res.once('finish', answered);
+  res.once('close', answered);
+  return cutWhenBackedUp(socket, connection);
+}
+
+/** Cuts the connection when more than {@link PIPELINE_DEPTH} answers wait behind bytes the kernel would not take. */
+function cutWhenBackedUp(socket: Socket, connection: Connection): boolean {
+  if (connection.pipelined <= PIPELINE_DEPTH || socket.writableLength === 0 || socket.destroyed) return false;
+  socket.destroy();
+  return true;
 }
 
 /** Once a refusal is sent, how long the client has to read it before the connection is cut. */
