@@ -1,5 +1,5 @@
-// Runs in vitest on Node 24 (the `runtimes` project), against the standalone server on Node 22, 24 and 26
-// and workerd (whose front is node:http), each started as its own process, all at once.
+// Runs in vitest on Node 24 (the `runtimes` project), against the standalone server on Node 22, 24 and 26,
+// Deno (its node:http) and workerd (whose front is node:http), each started as its own process, all at once.
 import type { Socket } from 'node:net';
 import { CONFORMANCE_TOKEN, parseResponses } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -100,14 +100,20 @@ describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('
     },
   );
 
-  it(`answers a client that pipelines ${PIPELINED} creates in one write and reads: each 200, each stored`, { concurrent: false }, async () => {
+  it(`answers every one of ${PIPELINED} creates a client pipelines in one write and reads; each answered 200 is stored`, { concurrent: false }, async () => {
     const firstId = 1_000;
     const [socket] = await openSlowReaders(server.baseUrl, 1, () => Array.from({ length: PIPELINED }, (_, k) => createWith(firstId + k)).join(''));
     try {
       const statuses = await answersOf(socket!, PIPELINED);
-      expect(statuses).toEqual(Array.from({ length: PIPELINED }, () => 200));
-      // Stored: the same id with another name is a conflict.
-      for (const k of [0, PIPELINED / 2, PIPELINED - 1]) expect(await create(server.baseUrl, firstId + k, 'another')).toBe(409);
+      // All answered on the one connection, none cut: 200, or 503 from the gate of requests in flight when the
+      // event loop is behind (a busy machine), which stores nothing.
+      expect(statuses).toHaveLength(PIPELINED);
+      expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(PIPELINED / 2);
+      // The same id with another name: a conflict when stored, a new plant when refused.
+      for (const k of [0, PIPELINED / 2, PIPELINED - 1]) {
+        expect(await create(server.baseUrl, firstId + k, 'another')).toBe(statuses[k] === 200 ? 409 : 200);
+      }
     } finally {
       socket!.destroy();
     }
