@@ -7,6 +7,10 @@ const TIMED_OUT: BodyResult = { ok: false, reason: 'timed-out' };
 const EMPTY: BodyResult = { ok: true, bytes: new Uint8Array(0) };
 // How much of an unwanted body is still read and dropped after answering.
 const DISCARD_LIMIT = 64 * 1024 * 1024;
+// Up to this declared length an unwanted body is dropped by taking it whole, as readBody takes a body, with no stream
+// built for it: on Bun 1.4.5 a stream and its reader per request held 3.9 KB each while 100 clients that never read
+// pipelined 500 creates without a token (+192 MiB; +30 MiB taken whole).
+const DROP_WHOLE_LIMIT = 64 * 1024;
 
 type BodyReader = { bytes?: () => Promise<Uint8Array> };
 
@@ -134,13 +138,20 @@ export class FetchPlantRequest implements PlantRequest {
    * Reads and drops, in the background, whatever of the body the core did not
    * want (a 401 never reads it, a 413 stops at the limit), so that the client
    * can finish sending and read its answer instead of meeting a connection
-   * reset. Nothing is kept; past 64 MiB the stream is cancelled instead.
+   * reset. A body of declared length up to 64 KiB is taken whole and let go;
+   * a larger or chunked one is read chunk by chunk, nothing kept, and past
+   * 64 MiB the stream is cancelled instead.
    */
   discardUnread(): void {
     let reader = this.reader;
     if (reader === undefined) {
       // The usual case, a body read whole, ends here at once.
       if (this.read || this.request.bodyUsed) return;
+      const declared = this.headers.get('content-length');
+      if (declared !== null && Number(declared) <= DROP_WHOLE_LIMIT) {
+        this.dropping = dropWhole(this.request, this.deadline);
+        return;
+      }
       const body = this.request.body;
       if (body === null || body.locked) return;
       reader = body.getReader();
@@ -157,6 +168,22 @@ export class FetchPlantRequest implements PlantRequest {
   get discarding(): Promise<void> | undefined {
     return this.dropping;
   }
+}
+
+/**
+ * Drops a small body of declared length by taking it whole; settles once it is taken, or gone with its client, or
+ * when the deadline passes, after which the runtime keeps reading into the abandoned buffer until the connection ends.
+ */
+function dropWhole(request: Request, deadline: RequestDeadline | undefined): Promise<void> {
+  if (deadline?.passed === true) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      deadline?.watch(undefined);
+      resolve();
+    };
+    deadline?.watch(done);
+    request.arrayBuffer().then(done, done);
+  });
 }
 
 async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: RequestDeadline | undefined): Promise<void> {
