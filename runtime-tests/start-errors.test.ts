@@ -99,7 +99,7 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
         code: 1,
         stdout: '',
         lines: [
-          'plant-store: PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+          'plant-store: PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL, postgres://… or rqlite://…, or unset it for the default store',
         ],
       })),
     );

@@ -45,7 +45,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     [
       'Node 20',
       'mysql://root:hunter2@db/plants',
-      /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL or postgres:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
+      /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL, postgres:\/\/… or rqlite:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
     ],
     ['Node 20', 'sqlite:plants.db', /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file .*plants\.db: SQLite needs a runtime with it built in/],
     ['Node 22', 'sqlite:/etc/hostname/plants.db', /^plant-store: PLANT_STORE_DATABASE_URL: cannot use the SQLite file \/etc\/hostname\/plants\.db: /],
@@ -161,7 +161,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       level: 'error',
       msg: expect.stringMatching(
-        /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL or postgres:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
+        /^plant-store: PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL, postgres:\/\/… or rqlite:\/\/…, got "mysql:\/\/root:\*\*\*@db\/plants"$/,
       ),
     });
   });

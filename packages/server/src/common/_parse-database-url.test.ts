@@ -12,6 +12,21 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('file:plants.db')).toEqual({ kind: 'sqlite', path: 'plants.db' });
     expect(parseDatabaseUrl('postgres://u:p@db:5432/plants')).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/plants' });
     expect(parseDatabaseUrl('postgresql://db/plants')).toEqual({ kind: 'postgres', url: 'postgresql://db/plants' });
+    expect(parseDatabaseUrl('rqlite://10.0.0.1:4001,10.0.0.2:4001, 10.0.0.3:4001/')).toEqual({
+      kind: 'rqlite',
+      urls: ['http://10.0.0.1:4001', 'http://10.0.0.2:4001', 'http://10.0.0.3:4001'],
+    });
+    expect(parseDatabaseUrl('rqlites://u:p@q@db-1.example:4001,[::1]:4001')).toEqual({
+      kind: 'rqlite',
+      urls: ['https://u:p@q@db-1.example:4001', 'https://u:p@q@[::1]:4001'],
+    });
+  });
+
+  it('refuses an rqlite node without its port, naming the variable and never the password', () => {
+    for (const url of ['rqlite://db', 'rqlite://u:hunter2@db:4001,db2', 'rqlite:db:4001', 'rqlite://', 'rqlite://db:4001/plants']) {
+      expect(() => parseDatabaseUrl(url)).toThrow(/^PLANT_STORE_DATABASE_URL: rqlite needs every node as host:port/);
+      expect(() => parseDatabaseUrl(url)).not.toThrow(/hunter2/);
+    }
   });
 
   it('refuses other schemes and an empty path, naming the variable and never the password', () => {
@@ -24,7 +39,7 @@ describe('parseDatabaseUrl', () => {
   it('refuses a value that is set but empty, as an unset deployment secret arrives, rather than falling back to a local file', () => {
     for (const empty of ['', '  ']) {
       expect(() => parseDatabaseUrl(empty)).toThrow(
-        'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+        'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL, postgres://… or rqlite://…, or unset it for the default store',
       );
     }
   });

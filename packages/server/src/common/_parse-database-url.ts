@@ -7,11 +7,14 @@ export type StoreChoice =
   | { readonly kind: 'default' }
   | { readonly kind: 'memory' }
   | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'postgres'; readonly url: string };
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'rqlite'; readonly urls: readonly string[] };
 
 /**
  * Reads `PLANT_STORE_DATABASE_URL`: `memory:`, `sqlite:PATH`, a `file:` URL,
- * or `postgres://…` (`postgresql://…`); unset is the default store.
+ * `postgres://…` (`postgresql://…`), or `rqlite://[user:password@]host:port,…`
+ * (`rqlites://` for HTTPS), every node of an rqlite cluster; unset is the
+ * default store.
  *
  * @throws TypeError naming the variable for any other scheme, an empty path,
  *   or a value that is set but empty: what a deployment's unset secret gives,
@@ -22,7 +25,7 @@ export function parseDatabaseUrl(value: string | undefined): StoreChoice {
   const text = value.trim();
   if (text === '')
     throw new TypeError(
-      'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL or postgres://…, or unset it for the default store',
+      'PLANT_STORE_DATABASE_URL: set but empty; set it to memory:, sqlite:PATH, a file: URL, postgres://… or rqlite://…, or unset it for the default store',
     );
   const colon = text.indexOf(':');
   const scheme = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
@@ -36,14 +39,37 @@ export function parseDatabaseUrl(value: string | undefined): StoreChoice {
     case 'postgres':
     case 'postgresql':
       return { kind: 'postgres', url: text };
+    case 'rqlite':
+    case 'rqlites':
+      return rqlite(text, scheme === 'rqlites' ? 'https' : 'http');
     default:
-      throw new TypeError(`PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL or postgres://…, got ${JSON.stringify(redact(text))}`);
+      throw new TypeError(
+        `PLANT_STORE_DATABASE_URL: expected memory:, sqlite:PATH, a file: URL, postgres://… or rqlite://…, got ${JSON.stringify(redact(text))}`,
+      );
   }
 }
 
 function sqlite(path: string): StoreChoice {
   if (path === '') throw new TypeError('PLANT_STORE_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:plants.db');
   return { kind: 'sqlite', path };
+}
+
+/**
+ * `rqlite://u:p@10.0.0.1:4001,10.0.0.2:4001` → one `http://u:p@host:port` URL per node
+ * (`https` for `rqlites://`): the credentials, given once, go to every node.
+ */
+function rqlite(text: string, protocol: 'http' | 'https'): StoreChoice {
+  const rest = text.slice(text.indexOf('://') + 3);
+  const at = rest.lastIndexOf('@');
+  const credentials = at < 0 ? '' : rest.slice(0, at + 1);
+  const hosts = (at < 0 ? rest : rest.slice(at + 1)).replace(/\/+$/, '');
+  const nodes = hosts.split(',').map((host) => host.trim());
+  if (!text.includes('://') || nodes.some((host) => !/^(?:\[[0-9a-f:.]+\]|[\w.-]+):\d{1,5}$/i.test(host))) {
+    throw new TypeError(
+      `PLANT_STORE_DATABASE_URL: rqlite needs every node as host:port, e.g. rqlite://10.0.0.1:4001,10.0.0.2:4001,10.0.0.3:4001, got ${JSON.stringify(redact(text))}`,
+    );
+  }
+  return { kind: 'rqlite', urls: nodes.map((host) => `${protocol}://${credentials}${host}`) };
 }
 
 /** `file:///var/lib/plants.db` → `/var/lib/plants.db`; `file:plants.db` → `plants.db`. */

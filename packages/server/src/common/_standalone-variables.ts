@@ -46,7 +46,7 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
   {
     name: 'PLANT_STORE_DATABASE_URL',
     default: 'sqlite:.plant-store/plants.db (memory on Node 20; D1 on workerd)',
-    meaning: 'where plants are kept: memory:, sqlite:PATH, a file: URL or postgres://…',
+    meaning: 'where plants are kept: memory:, sqlite:PATH, a file: URL, postgres://… or rqlite://host:port,… (every node)',
   },
   { name: 'PLANT_STORE_ACCESS_LOG', default: 'on', meaning: 'switch: off turns the access log off' },
   { name: 'PLANT_STORE_LOG_FORMAT', default: 'text', meaning: 'json writes every log line as one JSON object' },

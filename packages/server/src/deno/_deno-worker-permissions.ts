@@ -50,7 +50,8 @@ export function denoWorkerPermissions(config: StandaloneConfig, variables: reado
 
 /** The database server's host, with and without its port, for `--allow-net`. */
 function databaseHosts({ store }: StandaloneConfig): string[] {
-  return store.kind === 'postgres' ? urlHosts(store.url) : [];
+  if (store.kind === 'postgres') return urlHosts(store.url);
+  return store.kind === 'rqlite' ? store.urls.flatMap(urlHosts) : [];
 }
 
 /** A URL's host, with and without its port, for `--allow-net`; none for no URL or one that does not parse. */

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { PlantStore } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { createPostgresStore } from '@plant-store/store-postgres';
+import { createRqliteStore } from '@plant-store/store-rqlite';
 import { createSqliteStore, isSqliteAvailable } from '@plant-store/store-sqlite';
 import { redact, type StoreChoice } from '../common/_parse-database-url.ts';
 import { whyNoDirectory } from './_why-no-directory.ts';
@@ -62,6 +63,15 @@ export async function openStore(choice: StoreChoice, onGroupCommit?: (size: numb
       });
       return { store, description: `postgres at ${where}`, close: () => store.close() };
     }
+    case 'rqlite': {
+      const where = choice.urls.map(redact).join(', ');
+      const store = createRqliteStore({ urls: choice.urls });
+      // As PostgreSQL's connect: a cluster out of reach stops the start, rather than fail every create after.
+      await store.migrate().catch((error: unknown) => {
+        throw new Error(`PLANT_STORE_DATABASE_URL: cannot use rqlite at ${where}: ${messageOf(error)}${causeOf(error)}`);
+      });
+      return { store, description: `rqlite at ${where}`, close: async () => {} };
+    }
   }
 }
 
@@ -90,6 +100,12 @@ function defaultPlaceError(why: string): Error {
     `PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${resolve(DEFAULT_SQLITE_FILE)}, but ${why}; ` +
       'set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory',
   );
+}
+
+/** What the last node did, when a store's timeout says it: `; last: …`. */
+function causeOf(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause === undefined ? '' : `; last: ${messageOf(cause)}`;
 }
 
 function messageOf(error: unknown): string {

@@ -156,7 +156,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
  *
  * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, or the directory cannot be made.
  */
-function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
+function openD1Dir(kind: 'default' | 'sqlite' | 'postgres' | 'rqlite'): string {
   if (kind !== 'default') {
     throw new TypeError(
       `PLANT_STORE_DATABASE_URL: workerd keeps plants in D1 (PLANT_STORE_D1_DIR) or, with memory:, in memory; ${kind} is not available there`,

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { StoreTimeoutError } from '@plant-store/core';
 import { describeStoreContract } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRqliteStore } from '../src/index.ts';
-import { probe, startNode, stopAll, waitReady, type RqliteNodeProcess } from './rqlited.ts';
+import { createRqliteStore } from '@plant-store/store-rqlite';
+import { probe, startNode, stopAll, waitReady, type RqliteNodeProcess } from './support/rqlited.ts';
 
 const USER = { username: 'plant-store', password: 'pä:ss@wörd' };
 let node: RqliteNodeProcess;

@@ -1,8 +1,8 @@
 // Runs on Node (vitest): the rqlite store against a real 3-node rqlited cluster: one winner per id across nodes, and a leader killed mid-creates.
 import { describeStoreContract } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRqliteStore } from '../src/index.ts';
-import { kill, leaderSeenBy, startCluster, stopAll, waitFor, type RqliteNodeProcess } from './rqlited.ts';
+import { createRqliteStore } from '@plant-store/store-rqlite';
+import { kill, leaderSeenBy, startCluster, stopAll, waitFor, type RqliteNodeProcess } from './support/rqlited.ts';
 
 let nodes: RqliteNodeProcess[];
 const urls = () => nodes.map((node) => node.url);

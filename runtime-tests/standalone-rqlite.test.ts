@@ -1,0 +1,128 @@
+// Runs in vitest on Node 24 (the `runtimes` project): the standalone server on Node 22, 24 and 26, Bun and Deno with
+// PLANT_STORE_DATABASE_URL=rqlite://… over a real 3-node rqlited cluster on 127.0.0.1, and one whose leader is killed.
+import { CONFORMANCE_TOKEN } from '@plant-store/testing';
+import { createRqliteStore } from '@plant-store/store-rqlite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
+import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from './support/rqlited.ts';
+import { until } from './support/until.ts';
+
+/** `rqlite://host:port,…` naming every node, as a deployment sets it. */
+const databaseUrl = (nodes: readonly RqliteNodeProcess[]) => `rqlite://${nodes.map((node) => new URL(node.url).host).join(',')}`;
+
+/** A create through the server, and its status. */
+async function create(baseUrl: string, id: number | bigint, name: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
+    body: `{"id":${id},"name":${JSON.stringify(name)}}`,
+  });
+  await response.text();
+  return response.status;
+}
+
+let nodes: RqliteNodeProcess[];
+beforeAll(async () => {
+  nodes = await startCluster(3);
+}, 40_000);
+afterAll(stopAll);
+
+const RUNTIMES = ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'];
+vi.setConfig({ maxConcurrency: 5 });
+describe.concurrent.each(RUNTIMES)('%s standalone server on a 3-node rqlite cluster', (name) => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(runtime(name), 'working', { PLANT_STORE_DATABASE_URL: databaseUrl(nodes) });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('says where it keeps plants, stores a create in the cluster (exact int64 id), replays it, refuses a conflict and is ready', async () => {
+    expect(server.output()).toContain(`(store: rqlite at ${nodes.map((node) => node.url).join(', ')})`);
+    // An id of its own per runtime, past 2^53, where a double would round it.
+    const id = 2n ** 62n + BigInt(RUNTIMES.indexOf(name));
+    expect(await create(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
+    expect(await create(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
+    expect(await create(server.baseUrl, id, 'another')).toBe(409);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    // Read back from a node the server did not necessarily write through.
+    const store = createRqliteStore({ urls: [nodes[2]!.url] });
+    expect(await store.get(id)).toEqual({ name: `Fern on ${name}` });
+  });
+});
+
+describe('the standalone server and rqlite, on a bad day', () => {
+  const directory = temporaryDirectories('plant-store-rqlite-');
+
+  it('stops at once with one line naming the variable when no node answers, and exit 1', async () => {
+    const target = runtime('Node 24');
+    const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
+      cwd: directory(),
+      env: { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: 'rqlite://u:hunter2@127.0.0.1:1' },
+      killAfterMs: 15_000,
+    });
+    const lines = (stdout + stderr).split('\n').filter((line) => line.startsWith('plant-store: '));
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^plant-store: PLANT_STORE_DATABASE_URL: cannot use rqlite at http:\/\/u:\*\*\*@127\.0\.0\.1:1: /);
+    expect(stdout + stderr).not.toContain('hunter2');
+  });
+
+  it(
+    'Node 24 under load, its cluster leader SIGKILLed: no create answered 200 is lost, creates succeed again within 10 s, nothing but 200 or 503',
+    { timeout: 90_000 },
+    async () => {
+      const cluster = await startCluster(3);
+      const server = await spawnServer(runtime('Node 24'), 'working', { PLANT_STORE_DATABASE_URL: databaseUrl(cluster) });
+      try {
+        const acknowledged: number[] = [];
+        const statuses = new Map<number, number>();
+        let next = 1;
+        let killedAt: number | undefined;
+        let firstAfterKill: number | undefined;
+        let afterKill = 0;
+        const writer = async () => {
+          while (afterKill < 200 && (killedAt === undefined || performance.now() - killedAt < 30_000)) {
+            const id = next++;
+            const status = await create(server.baseUrl, id, `plant ${id}`).catch(() => 0);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            if (status !== 200) continue;
+            acknowledged.push(id);
+            if (killedAt !== undefined) {
+              afterKill++;
+              firstAfterKill ??= performance.now() - killedAt;
+            }
+          }
+        };
+        const writers = Array.from({ length: 8 }, writer);
+        await until(() => acknowledged.length >= 200, 30_000, 'creates acknowledged before the kill');
+        const leaderId = await leaderSeenBy(cluster[0]!);
+        const leader = cluster.find((node) => node.id === leaderId)!;
+        expect(leader).toBeDefined();
+        await kill(leader);
+        killedAt = performance.now();
+        await Promise.all(writers);
+        const figures = {
+          acknowledged: acknowledged.length,
+          afterKill,
+          firstAfterKillMs: Math.round(firstAfterKill ?? -1),
+          statuses: Object.fromEntries(statuses),
+        };
+        console.log(JSON.stringify(figures));
+        expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+        expect(afterKill).toBeGreaterThanOrEqual(200);
+        expect(firstAfterKill!).toBeLessThan(10_000);
+        expect(server.child.exitCode).toBeNull();
+        // Every acknowledged create is there, read through the log from a survivor.
+        const survivors = cluster.filter((node) => node !== leader).map((node) => node.url);
+        const store = createRqliteStore({ urls: survivors });
+        const missing: number[] = [];
+        for (const id of acknowledged) if ((await store.get(BigInt(id))) === undefined) missing.push(id);
+        expect(missing).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
