@@ -1,5 +1,5 @@
-// Runs in vitest on Node 24 (the `runtimes` project): the standalone server on Node 22, 24 and 26, Bun and Deno with
-// PLANT_STORE_DATABASE_URL=rqlite://… over a real 3-node rqlited cluster on 127.0.0.1, and one whose leader is killed.
+// Runs in vitest on Node 24 (the `runtimes` project): the standalone server on Node 22, 24 and 26, Bun, Deno and workerd
+// with PLANT_STORE_DATABASE_URL=rqlite://… over a real 3-node rqlited cluster on 127.0.0.1, and one whose leader is killed.
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { createRqliteStore } from '@plant-store/store-rqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -27,8 +27,8 @@ beforeAll(async () => {
 }, 40_000);
 afterAll(stopAll);
 
-const RUNTIMES = ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'];
-vi.setConfig({ maxConcurrency: 5 });
+const RUNTIMES = ['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd'];
+vi.setConfig({ maxConcurrency: 6 });
 describe.concurrent.each(RUNTIMES)('%s standalone server on a 3-node rqlite cluster', (name) => {
   let server: SpawnedServer;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// Runs in the Node, Bun and Deno launchers.
+// Runs in the Node, Bun and Deno launchers, and in the workerd launcher's front (on Node) to check an rqlite cluster at start.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PlantStore } from '@plant-store/core';

@@ -3,6 +3,7 @@ import type { FetchContext } from '@plant-store/adapter-fetch';
 import { errorResponse } from '@plant-store/core';
 import { createD1Store, type D1Database } from '@plant-store/store-d1';
 import { createMemoryStore } from '@plant-store/store-memory';
+import { createRqliteStore } from '@plant-store/store-rqlite';
 import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
@@ -19,13 +20,15 @@ export interface PlantStoreWorker {
 }
 
 /**
- * The store and verifier of a Worker: D1 when the `PLANT_STORE_DB` binding is
- * configured, else the memory store, which keeps plants per isolate and loses
- * them when it goes (fit only for trying it out).
+ * The store and verifier of a Worker: the rqlite cluster `PLANT_STORE_DATABASE_URL`
+ * names (`rqlite://…`, reached with the Worker's own `fetch`), else D1 when the
+ * `PLANT_STORE_DB` binding is configured, else the memory store, which keeps
+ * plants per isolate and loses them when it goes (fit only for trying it out).
  */
 const workerBuild: BuildOptions = (config, env) => {
   const db = (env as WorkerEnv).PLANT_STORE_DB;
-  return { store: db === undefined ? createMemoryStore() : createD1Store(db), authenticate: config.authenticate };
+  const store = config.store.kind === 'rqlite' ? createRqliteStore({ urls: config.store.urls }) : db === undefined ? createMemoryStore() : createD1Store(db);
+  return { store, authenticate: config.authenticate };
 };
 
 /** How often at most a Worker whose settings are wrong says so: every request meets the fault, the log need not. */

@@ -17,6 +17,7 @@ import { readStandaloneConfig } from '../common/read-standalone-config.ts';
 import { formatLogRecords } from '../common/_format-log-records.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import { startupRecords } from '../common/startup-lines.ts';
+import { openStore } from '../launcher/_open-store.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
 
@@ -35,8 +36,9 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * `PLANT_STORE_DB`, persisted in the directory `PLANT_STORE_D1_DIR` (default
  * `.plant-store/d1` under the working directory, created if absent), so they
  * survive restarts; `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
- * isolate's memory instead, and asking for SQLite or PostgreSQL stops the
- * start.
+ * isolate's memory instead, `rqlite://…` on that cluster (reached by the
+ * Worker's own `fetch`, and checked here at start), and asking for SQLite or
+ * PostgreSQL stops the start.
  *
  * HOST:PORT is the `node:http` server of {@link serveNodeHttp} in this
  * process, the one the standalone Node server runs, in front of workerd:
@@ -61,7 +63,9 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   warnUnknownVariables(Object.keys(process.env), 'workerd', process.env);
   const config = readStandaloneConfig(process.env);
-  const d1Dir = config.store.kind === 'memory' ? undefined : openD1Dir(config.store.kind);
+  // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
+  const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
+  const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
@@ -70,7 +74,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     port: 0,
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
     unsafeHandleRuntimeRestart: () => {
-      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept'}`;
+      const kept = rqlite !== undefined ? 'plants in rqlite are kept' : d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept';
+      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${kept}`;
       console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
     },
     workers: [
@@ -98,6 +103,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
           PLANT_STORE_MAX_IN_FLIGHT: config.overload === undefined ? '0' : '999999999',
           PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS: '0',
           PLANT_STORE_RATE_LIMIT: config.rateLimit === undefined ? 'off' : `${config.rateLimit.limit}/${config.rateLimit.windowSeconds}`,
+          // The Worker reaches the rqlite cluster itself, with its own fetch.
+          ...(rqlite === undefined ? {} : { PLANT_STORE_DATABASE_URL: process.env['PLANT_STORE_DATABASE_URL'] ?? '' }),
         },
         // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
         ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
@@ -147,7 +154,12 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       });
     });
   }
-  const store = d1Dir === undefined ? { description: 'memory', warning: MEMORY_WARNING } : { description: `d1 at ${d1Dir}` };
+  const store =
+    rqlite !== undefined
+      ? { description: rqlite }
+      : d1Dir === undefined
+        ? { description: 'memory', warning: MEMORY_WARNING }
+        : { description: `d1 at ${d1Dir}` };
   writeLogRecords(startupRecords(config, running.url, store), config);
 }
 
@@ -156,7 +168,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
  *
  * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, or the directory cannot be made.
  */
-function openD1Dir(kind: 'default' | 'sqlite' | 'postgres' | 'rqlite'): string {
+function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
   if (kind !== 'default') {
     throw new TypeError(
       `PLANT_STORE_DATABASE_URL: workerd keeps plants in D1 (PLANT_STORE_D1_DIR) or, with memory:, in memory; ${kind} is not available there`,
