@@ -75,6 +75,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
     async () => {
       const cluster = await startCluster(3);
       const server = await spawnServer(runtime('Node 24'), 'working', { PLANT_STORE_DATABASE_URL: databaseUrl(cluster) });
+      let stopped = false;
       try {
         const acknowledged: number[] = [];
         const statuses = new Map<number, number>();
@@ -83,7 +84,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
         let firstAfterKill: number | undefined;
         let afterKill = 0;
         const writer = async () => {
-          while (afterKill < 200 && (killedAt === undefined || performance.now() - killedAt < 30_000)) {
+          while (!stopped && afterKill < 200 && (killedAt === undefined || performance.now() - killedAt < 30_000)) {
             const id = next++;
             const status = await create(server.baseUrl, id, `plant ${id}`).catch(() => 0);
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -96,7 +97,10 @@ describe('the standalone server and rqlite, on a bad day', () => {
           }
         };
         const writers = Array.from({ length: 8 }, writer);
-        await until(() => acknowledged.length >= 200, 30_000, 'creates acknowledged before the kill');
+        await until(() => acknowledged.length >= 200, 30_000, 'creates acknowledged before the kill').catch((error: unknown) => {
+          stopped = true;
+          throw error;
+        });
         const leaderId = await leaderSeenBy(cluster[0]!);
         const leader = cluster.find((node) => node.id === leaderId)!;
         expect(leader).toBeDefined();
@@ -121,6 +125,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
         for (const id of acknowledged) if ((await store.get(BigInt(id))) === undefined) missing.push(id);
         expect(missing).toEqual([]);
       } finally {
+        stopped = true;
         await server.close();
       }
     },

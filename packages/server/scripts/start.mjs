@@ -32,7 +32,18 @@ const PAST_END_OF_LIFE = Number(process.versions.node.split('.')[0]) < 22;
 const NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
 
 /** The workspace packages the server is made of, bundled from their sources. */
-const SERVING = ['core', 'adapter-node', 'adapter-fetch', 'store-memory', 'store-postgres', 'store-rqlite', 'store-sqlite', 'store-d1', 'docs-page', 'auth-jwt'];
+const SERVING = [
+  'core',
+  'adapter-node',
+  'adapter-fetch',
+  'store-memory',
+  'store-postgres',
+  'store-rqlite',
+  'store-sqlite',
+  'store-d1',
+  'docs-page',
+  'auth-jwt',
+];
 
 /**
  * What the last `pnpm install` left: whether it brought the development
