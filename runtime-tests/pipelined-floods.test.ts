@@ -1,13 +1,12 @@
 // Runs in vitest on Node 24 (the `runtimes` project), against the standalone server on Node 22, 24 and 26, Deno
 // (its node:http), workerd (whose front is node:http) and Bun, each its own process, and bare node:http on each Node line.
-import { readFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { CONFORMANCE_TOKEN, parseResponses } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { NODE_LINES, runtime, runtimeVersion, spawnListening, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
-import { processTree, treeRssMiB } from './support/process-memory.ts';
+import { settledRssMiB, treeCpuTicks, treeRssMiB } from './support/process-memory.ts';
+import { createStatus } from './support/create-status.ts';
 import { openSlowReaders } from './support/slow-readers.ts';
 import { until } from './support/until.ts';
 
@@ -27,21 +26,12 @@ const WRITE_TIMEOUT_MS = 30_000;
 const CUT_WITHIN_MS = 10_000;
 
 const getDocument = () => 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n';
-const createWith = (id: number) => {
+/** A create of its own for each id, with the token or (`authorized` false) without it. */
+const createRequest = (id: number, authorized = true) => {
   const body = JSON.stringify({ id, name: `pipelined-${id}` });
-  return `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CONFORMANCE_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const authorization = authorized ? `Authorization: Bearer ${CONFORMANCE_TOKEN}\r\n` : '';
+  return `POST /plants HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 };
-
-/** A create on a connection of its own, and its status. */
-async function create(baseUrl: string, id: number, name: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/plants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ id, name }),
-  });
-  await response.text();
-  return response.status;
-}
 
 /** Reads a client's answers until `count` are in or the server closes: their statuses, in order. */
 function answersOf(socket: Socket, count: number): Promise<number[]> {
@@ -90,7 +80,7 @@ describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('
         const statuses: number[] = [];
         await until(
           async () => {
-            statuses.push(await create(server.baseUrl, 1, 'after the cut'));
+            statuses.push(await createStatus(server.baseUrl, 1, 'after the cut'));
             return statuses.at(-1) === 200;
           },
           30_000,
@@ -106,7 +96,7 @@ describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('
 
   it(`answers every one of ${PIPELINED} creates a client pipelines in one write and reads; each answered 200 is stored`, { concurrent: false }, async () => {
     const firstId = 1_000;
-    const [socket] = await openSlowReaders(server.baseUrl, 1, () => Array.from({ length: PIPELINED }, (_, k) => createWith(firstId + k)).join(''));
+    const [socket] = await openSlowReaders(server.baseUrl, 1, () => Array.from({ length: PIPELINED }, (_, k) => createRequest(firstId + k)).join(''));
     try {
       const statuses = await answersOf(socket!, PIPELINED);
       // All answered on the one connection, none cut: 200, or 503 from the gate of requests in flight when the
@@ -116,7 +106,7 @@ describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('
       expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(PIPELINED / 2);
       // The same id with another name: a conflict when stored, a new plant when refused.
       for (const k of [0, PIPELINED / 2, PIPELINED - 1]) {
-        expect(await create(server.baseUrl, firstId + k, 'another')).toBe(statuses[k] === 200 ? 409 : 200);
+        expect(await createStatus(server.baseUrl, firstId + k, 'another')).toBe(statuses[k] === 200 ? 409 : 200);
       }
     } finally {
       socket!.destroy();
@@ -132,28 +122,14 @@ interface Flood {
   readonly request: (id: number) => string;
 }
 
-const createWithout = (id: number) => createWith(id).replace(`Authorization: Bearer ${CONFORMANCE_TOKEN}\r\n`, '');
+const createWithout = (id: number) => createRequest(id, false);
 const FLOODS: readonly Flood[] = [
   { what: '100 × 500 GET /openapi.json', connections: 100, each: 500, request: getDocument },
   { what: '100 × 500 creates without a token', connections: 100, each: 500, request: createWithout },
-  { what: '100 × 500 creates', connections: 100, each: 500, request: createWith },
+  { what: '100 × 500 creates', connections: 100, each: 500, request: createRequest },
   { what: '1,000 × 60 GET /openapi.json', connections: 1_000, each: 60, request: getDocument },
   { what: '1,000 × 60 creates without a token', connections: 1_000, each: 60, request: createWithout },
 ];
-/** CPU time the server's processes have used so far, in clock ticks (/proc). */
-function cpuTicks(pid: number): number {
-  let ticks = 0;
-  for (const each of processTree(pid)) {
-    try {
-      const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks;
-}
-
 /** Extra resident memory a flood may cost, while open and after (the issue's bound). */
 const FLOOD_BOUND_MIB = 100;
 
@@ -166,7 +142,7 @@ describe('Bun standalone server, pipelined floods never read', () => {
   beforeAll(async () => {
     server = await spawnServer(runtime('Bun'), 'working');
     await (await fetch(`${server.baseUrl}/openapi.json`)).arrayBuffer();
-    expect(await create(server.baseUrl, 1, 'warm')).toBe(200);
+    expect(await createStatus(server.baseUrl, 1, 'warm')).toBe(200);
   });
   afterAll(async () => {
     await server?.close();
@@ -191,7 +167,7 @@ describe('Bun standalone server, pipelined floods never read', () => {
       const meanwhile: number[] = [];
       await until(
         async () => {
-          meanwhile.push(await create(server.baseUrl, nextId - 1, 'meanwhile'));
+          meanwhile.push(await createStatus(server.baseUrl, nextId - 1, 'meanwhile'));
           return meanwhile.at(-1) === 200;
         },
         30_000,
@@ -202,7 +178,7 @@ describe('Bun standalone server, pipelined floods never read', () => {
       let last = -1;
       await until(
         async () => {
-          const now = cpuTicks(pid);
+          const now = treeCpuTicks(pid);
           const still = now === last;
           last = now;
           if (!still) await new Promise((resolve) => setTimeout(resolve, 300));
@@ -214,15 +190,7 @@ describe('Bun standalone server, pipelined floods never read', () => {
       peak = Math.max(peak, treeRssMiB(pid));
       clearInterval(sampler);
       for (const socket of sockets) socket.destroy();
-      let after = Number.POSITIVE_INFINITY;
-      await until(
-        () => {
-          after = Math.min(after, treeRssMiB(pid));
-          return after <= before + 10;
-        },
-        3_000,
-        'settled',
-      ).catch(() => {});
+      const after = await settledRssMiB(pid, before);
       const figures = { what: flood.what, beforeMiB: Math.round(before), peakExtraMiB: Math.round(peak - before), afterExtraMiB: Math.round(after - before) };
       console.log(JSON.stringify(figures));
       expect(figures.peakExtraMiB).toBeLessThanOrEqual(FLOOD_BOUND_MIB);

@@ -5,7 +5,7 @@ import { CONFORMANCE_TOKEN, parseResponses } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { answeredUnread, heldConnections } from './support/held-connections.ts';
-import { processRssMiB, processTree, treeRssMiB } from './support/process-memory.ts';
+import { processRssMiB, processTree, settledRssMiB, treeRssMiB } from './support/process-memory.ts';
 import { getOf, openSlowReaders, type SlowRequest } from './support/slow-readers.ts';
 import { until } from './support/until.ts';
 
@@ -144,17 +144,8 @@ describe.concurrent.each(RUNTIMES)('%s standalone server, 1,000 clients that nev
         clearInterval(sampler);
         for (const socket of sockets) socket.destroy();
         // What stays held once they are gone (a collection may be due: sampled for a while, the least kept).
-        let after = Number.POSITIVE_INFINITY;
         let afterByProcess = beforeByProcess;
-        await until(
-          () => {
-            const now = treeRssMiB(pid);
-            if (now < after) [after, afterByProcess] = [now, rssByProcess(pid)];
-            return after <= before + 10;
-          },
-          3_000,
-          'settled',
-        ).catch(() => {});
+        const after = await settledRssMiB(pid, before, () => (afterByProcess = rssByProcess(pid)));
         const figures = {
           name,
           beforeMiB: beforeByProcess,
@@ -196,15 +187,7 @@ describe.concurrent.each(RUNTIMES)('%s standalone server, 1,000 clients that nev
         clearInterval(sampler);
         const answers = request === unreadCreate ? await Promise.all(sockets.map((socket) => answerOf(socket))) : [];
         for (const socket of sockets) socket.destroy();
-        let after = Number.POSITIVE_INFINITY;
-        await until(
-          () => {
-            after = Math.min(after, treeRssMiB(pid));
-            return after <= before + 10;
-          },
-          3_000,
-          'settled',
-        ).catch(() => {});
+        const after = await settledRssMiB(pid, before);
         const figures = { name, what, beforeMiB: Math.round(before), peakExtraMiB: Math.round(peak - before), afterExtraMiB: Math.round(after - before) };
         console.log(JSON.stringify(figures));
         expect(figures.peakExtraMiB).toBeLessThanOrEqual(OPEN_BOUND_MIB);

@@ -6,20 +6,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from './support/rqlited.ts';
 import { until } from './support/until.ts';
+import { createStatus } from './support/create-status.ts';
 
 /** `rqlite://host:port,…` naming every node, as a deployment sets it. */
 const databaseUrl = (nodes: readonly RqliteNodeProcess[]) => `rqlite://${nodes.map((node) => new URL(node.url).host).join(',')}`;
-
-/** A create through the server, and its status. */
-async function create(baseUrl: string, id: number | bigint, name: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/plants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
-    body: `{"id":${id},"name":${JSON.stringify(name)}}`,
-  });
-  await response.text();
-  return response.status;
-}
 
 let nodes: RqliteNodeProcess[];
 beforeAll(async () => {
@@ -42,9 +32,9 @@ describe.concurrent.each(RUNTIMES)('%s standalone server on a 3-node rqlite clus
     expect(server.output()).toContain(`(store: rqlite at ${nodes.map((node) => node.url).join(', ')})`);
     // An id of its own per runtime, past 2^53, where a double would round it.
     const id = 2n ** 62n + BigInt(RUNTIMES.indexOf(name));
-    expect(await create(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
-    expect(await create(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
-    expect(await create(server.baseUrl, id, 'another')).toBe(409);
+    expect(await createStatus(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
+    expect(await createStatus(server.baseUrl, id, `Fern on ${name}`)).toBe(200);
+    expect(await createStatus(server.baseUrl, id, 'another')).toBe(409);
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
     // Read back from a node the server did not necessarily write through.
     const store = createRqliteStore({ urls: [nodes[2]!.url] });
@@ -86,7 +76,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
         const writer = async () => {
           while (!stopped && afterKill < 200 && (killedAt === undefined || performance.now() - killedAt < 30_000)) {
             const id = next++;
-            const status = await create(server.baseUrl, id, `plant ${id}`).catch(() => 0);
+            const status = await createStatus(server.baseUrl, id, `plant ${id}`).catch(() => 0);
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
             if (status !== 200) continue;
             acknowledged.push(id);
@@ -139,7 +129,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
       const server = await spawnServer(runtime('Node 24'), 'working', { PLANT_STORE_DATABASE_URL: databaseUrl(cluster) });
       const stopped: RqliteNodeProcess[] = [];
       try {
-        expect(await create(server.baseUrl, 1, 'before')).toBe(200);
+        expect(await createStatus(server.baseUrl, 1, 'before')).toBe(200);
         // The leader and one follower stop (SIGSTOP: a machine that hangs, its sockets still open): no majority is left.
         const leaderId = await leaderSeenBy(cluster[0]!);
         const leader = cluster.find((node) => node.id === leaderId)!;
@@ -157,12 +147,12 @@ describe('the standalone server and rqlite, on a bad day', () => {
         await until(async () => (await fetch(`${server.baseUrl}/readyz`)).status === 503, 15_000, '/readyz saying 503 while no majority answers');
         for (const node of stopped.splice(0)) node.child.kill('SIGCONT');
         const back = performance.now();
-        await until(async () => (await create(server.baseUrl, 3, 'after')) === 200, 15_000, 'a create answered 200 once the nodes are back');
+        await until(async () => (await createStatus(server.baseUrl, 3, 'after')) === 200, 15_000, 'a create answered 200 once the nodes are back');
         await until(async () => (await fetch(`${server.baseUrl}/readyz`)).status === 200, 15_000, '/readyz saying 200 once the nodes are back');
         console.log(JSON.stringify({ backAfterMs: Math.round(performance.now() - back) }));
         // The create answered 503 may have been stored since (its request waited in a stopped node's socket): retrying it is safe.
-        expect(await create(server.baseUrl, 2, 'during')).toBe(200);
-        expect(await create(server.baseUrl, 1, 'before')).toBe(200);
+        expect(await createStatus(server.baseUrl, 2, 'during')).toBe(200);
+        expect(await createStatus(server.baseUrl, 1, 'before')).toBe(200);
         expect(server.child.exitCode).toBeNull();
       } finally {
         for (const node of stopped) node.child.kill('SIGCONT');

@@ -1,5 +1,6 @@
 // Runs in the test process (Node, Linux): what a server process and the processes it started hold, from /proc.
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './until.ts';
 
 /** `pid` and every process below it (workerd under the launcher's front), read from /proc. */
 export function processTree(pid: number): number[] {
@@ -35,4 +36,42 @@ export function processRssMiB(pid: number): number {
 /** The resident memory of `pid` and the processes below it, in MiB; a process gone meanwhile counts 0. */
 export function treeRssMiB(pid: number): number {
   return processTree(pid).reduce((sum, each) => sum + processRssMiB(each), 0);
+}
+
+/**
+ * The least resident memory of `pid` and the processes below it seen while waiting, at most 3 s, for it to come back
+ * within 10 MiB of `before` (a collection may be due); `onLower` is told each time a lower figure is seen.
+ */
+export async function settledRssMiB(pid: number, before: number, onLower?: () => void): Promise<number> {
+  let least = Number.POSITIVE_INFINITY;
+  await until(
+    () => {
+      const now = treeRssMiB(pid);
+      if (now < least) {
+        least = now;
+        onLower?.();
+      }
+      return least <= before + 10;
+    },
+    3_000,
+    'settled',
+  ).catch(() => {});
+  return least;
+}
+
+/** CPU time `pid` and the processes below it have used so far, in clock ticks; a process gone meanwhile counts 0. */
+export function treeCpuTicks(pid: number): number {
+  let ticks = 0;
+  for (const each of processTree(pid)) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state …"; comm may hold spaces, so read after its last ')': utime and stime are
+      // the 12th and 13th fields from there.
+      const stat = readFileSync(`/proc/${each}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks;
 }

@@ -1,7 +1,5 @@
 // Runs anywhere (fetch only): plain number work, no I/O.
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+import { INT64_MAX, INT64_MIN } from '@plant-store/core';
 
 /**
  * The id as the decimal text rqlite is sent. rqlite reads and writes JSON

@@ -59,12 +59,16 @@ function sqlite(path: string): StoreChoice {
  * (`https` for `rqlites://`): the credentials, given once, go to every node.
  */
 function rqlite(text: string, protocol: 'http' | 'https'): StoreChoice {
-  const rest = text.slice(text.indexOf('://') + 3);
+  const start = text.indexOf('://');
+  const rest = start < 0 ? '' : text.slice(start + 3);
   const at = rest.lastIndexOf('@');
   const credentials = at < 0 ? '' : rest.slice(0, at + 1);
-  const hosts = (at < 0 ? rest : rest.slice(at + 1)).replace(/\/+$/, '');
-  const nodes = hosts.split(',').map((host) => host.trim());
-  if (!text.includes('://') || nodes.some((host) => !/^(?:\[[0-9a-f:.]+\]|[\w.-]+):\d{1,5}$/i.test(host))) {
+  const nodes = rest
+    .slice(at + 1)
+    .replace(/\/+$/, '')
+    .split(',')
+    .map((host) => host.trim());
+  if (nodes.some((host) => !/^(?:\[[0-9a-f:.]+\]|[\w.-]+):\d{1,5}$/i.test(host))) {
     throw new TypeError(
       `PLANT_STORE_DATABASE_URL: rqlite needs every node as host:port, e.g. rqlite://10.0.0.1:4001,10.0.0.2:4001,10.0.0.3:4001, got ${JSON.stringify(redact(text))}`,
     );

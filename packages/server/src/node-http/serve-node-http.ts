@@ -336,7 +336,7 @@ type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
  * is not handled. Node attaches a connection's responses to its socket one at
  * a time, in order, so a response other than the attached one is queued
  * behind an answer not yet handed to the kernel; a request alone on its
- * connection costs two reads.
+ * connection costs two reads, a pipelined one a counter and a listener.
  */
 function pipelinedTooDeep(socket: HttpSocket, res: ServerResponse, connections: WeakMap<Socket, Connection>): boolean {
   if (socket.destroyed) return true;
@@ -345,16 +345,12 @@ function pipelinedTooDeep(socket: HttpSocket, res: ServerResponse, connections: 
   const connection = connections.get(socket);
   if (connection === undefined) return false;
   connection.pipelined++;
-  let counted = true;
-  const answered = () => {
-    if (!counted) return;
-    counted = false;
+  // Node hands the next answer to the socket in its own 'finish' listener, which runs before this one. An answer that
+  // never finishes went with its connection, and the count with it.
+  res.once('finish', () => {
     connection.pipelined--;
-    // Node hands the next answer to the socket in its own 'finish' listener, which runs before this one.
     cutWhenBackedUp(socket, connection);
-  };
-  res.once('finish', answered);
-  res.once('close', answered);
+  });
   return cutWhenBackedUp(socket, connection);
 }
 

@@ -66,6 +66,13 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
   const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
   const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);
+  // Where plants are kept, for the startup line and for the line after a restart of workerd.
+  const place =
+    rqlite !== undefined
+      ? { description: rqlite, afterRestart: 'plants in rqlite are kept' }
+      : d1Dir === undefined
+        ? { description: 'memory', warning: MEMORY_WARNING, afterRestart: 'plants kept in memory were lost' }
+        : { description: `d1 at ${d1Dir}`, afterRestart: 'plants in D1 are kept' };
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
@@ -74,8 +81,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     port: 0,
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
     unsafeHandleRuntimeRestart: () => {
-      const kept = rqlite !== undefined ? 'plants in rqlite are kept' : d1Dir === undefined ? 'plants kept in memory were lost' : 'plants in D1 are kept';
-      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${kept}`;
+      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`;
       console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
     },
     workers: [
@@ -154,13 +160,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       });
     });
   }
-  const store =
-    rqlite !== undefined
-      ? { description: rqlite }
-      : d1Dir === undefined
-        ? { description: 'memory', warning: MEMORY_WARNING }
-        : { description: `d1 at ${d1Dir}` };
-  writeLogRecords(startupRecords(config, running.url, store), config);
+  writeLogRecords(startupRecords(config, running.url, place), config);
 }
 
 /**
