@@ -16,6 +16,9 @@ export default defineConfig({
       { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'docs/**/*.test.ts'] } },
       // Slow: every runtime's standalone process, PostgreSQL, the examples, the OpenAPI tools.
       { extends: true, test: { name: 'runtimes', include: ['runtime-tests/*.test.ts'] } },
+      // Slow: clusters that elect their own leader (rqlite, PostgreSQL under Patroni), each test
+      // killing or stopping nodes under load (`vitest run --project clusters`).
+      { extends: true, test: { name: 'clusters', include: ['runtime-tests/clusters/*.test.ts'] } },
       // Latency under load: the files that assert how fast a loaded server answers run after every
       // other file has ended, one at a time, so that no other test's processes share the cores.
       { extends: true, test: { name: 'latency', include: ['runtime-tests/latency/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },

@@ -47,10 +47,10 @@ function run(label, command, args) {
  * @property {string} label the script's name, which starts every line it prints
  * @property {() => T | undefined} find where the tests look for the tool
  * @property {(found: T) => string} describe the tool found, for the line that says which is used (path and version)
- * @property {string} variable the environment variable naming the tool's path, which an install never overrides
- * @property {string} chosenFix what to do when that variable names no usable tool
+ * @property {string} [variable] the environment variable naming the tool's path, which an install never overrides (none: only Debian's path is looked at)
+ * @property {string} [chosenFix] what to do when that variable names no usable tool
  * @property {string} missing the tool as the tests expect it, e.g. `pgbouncer at /usr/sbin/pgbouncer`
- * @property {string} package Debian's package
+ * @property {string | string[]} package Debian's package, or the packages that bring the tool together
  * @property {string[]} [options] more `apt-get install` options
  * @property {{ exitCode: 0 | 1, message: string }} cannotInstall what to say where it cannot be installed (not root, or no apt-get), and whether that stops the test command
  */
@@ -70,7 +70,7 @@ export function ensureDebianPackage(tool) {
     console.log(`${label}: using ${tool.describe(found)}`);
     return;
   }
-  const chosen = process.env[tool.variable];
+  const chosen = tool.variable === undefined ? undefined : process.env[tool.variable];
   if (chosen !== undefined && chosen !== '') {
     console.error(`${label}: ${tool.variable} is ${chosen}, which ${tool.chosenFix}`);
     process.exit(1);
@@ -79,11 +79,12 @@ export function ensureDebianPackage(tool) {
     (tool.cannotInstall.exitCode === 0 ? console.log : console.error)(`${label}: no ${tool.missing}, ${tool.cannotInstall.message}`);
     process.exit(tool.cannotInstall.exitCode);
   }
-  console.log(`${label}: no ${tool.missing}; installing Debian's ${tool.package} package`);
-  aptInstall(label, [tool.package], tool.options);
+  const packages = [tool.package].flat();
+  console.log(`${label}: no ${tool.missing}; installing Debian's ${packages.join(', ')} package${packages.length > 1 ? 's' : ''}`);
+  aptInstall(label, packages, tool.options);
   const installed = tool.find();
   if (installed === undefined) {
-    console.error(`${label}: apt-get installed ${tool.package}, but no ${tool.missing} still`);
+    console.error(`${label}: apt-get installed ${packages.join(', ')}, but no ${tool.missing} still`);
     process.exit(1);
   }
   console.log(`${label}: using ${tool.describe(installed)}`);

@@ -3,10 +3,10 @@
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { createRqliteStore } from '@plant-store/store-rqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
-import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from './support/rqlited.ts';
-import { until } from './support/until.ts';
-import { createStatus } from './support/create-status.ts';
+import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from '../runtimes.ts';
+import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
+import { until } from '../support/until.ts';
+import { createStatus } from '../support/create-status.ts';
 
 /** `rqlite://host:port,…` naming every node, as a deployment sets it. */
 const databaseUrl = (nodes: readonly RqliteNodeProcess[]) => `rqlite://${nodes.map((node) => new URL(node.url).host).join(',')}`;

@@ -2,7 +2,7 @@
 import { describeStoreContract } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRqliteStore } from '@plant-store/store-rqlite';
-import { kill, leaderSeenBy, startCluster, stopAll, waitFor, type RqliteNodeProcess } from './support/rqlited.ts';
+import { kill, leaderSeenBy, startCluster, stopAll, waitFor, type RqliteNodeProcess } from '../support/rqlited.ts';
 
 let nodes: RqliteNodeProcess[];
 const urls = () => nodes.map((node) => node.url);
