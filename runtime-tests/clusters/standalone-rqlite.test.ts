@@ -1,4 +1,4 @@
-// Runs in vitest on Node 24 (the `runtimes` project): the standalone server on Node 22, 24 and 26, Bun, Deno and workerd
+// Runs in vitest on Node 24 (the `clusters` project): the standalone server on Node 22, 24 and 26, Bun, Deno and workerd
 // with PLANT_STORE_DATABASE_URL=rqlite://… over a real 3-node rqlited cluster on 127.0.0.1; one whose leader is killed, one that loses its majority.
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { createRqliteStore } from '@plant-store/store-rqlite';
