@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from '../runtimes.ts';
 import { createStatus } from '../support/create-status.ts';
 import { startOutageLoad, type Outcome } from '../support/outage-load.ts';
-import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
+import { kill, leaderKnownBy, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
 import { until } from '../support/until.ts';
 
 /** `rqlite://host:port,…` naming `nodes` in this order, the order the store tries them in. */
@@ -19,13 +19,6 @@ async function leaderOf(cluster: readonly RqliteNodeProcess[]): Promise<RqliteNo
   const leader = cluster.find((node) => node.id === id);
   if (leader === undefined) throw new Error(`no leader seen (${id})`);
   return leader;
-}
-
-/** The leader's id as `node` alone knows it (`/status`, which asks no other node, unlike `/nodes`); undefined while it knows none. */
-async function leaderKnownBy(node: RqliteNodeProcess): Promise<string | undefined> {
-  const response = await fetch(`${node.url}/status`, { signal: AbortSignal.timeout(1_000) });
-  const body = (await response.json()) as { store?: { leader?: { node_id?: string } } };
-  return body.store?.leader?.node_id || undefined;
 }
 
 /** The ids `node` holds in its own copy of the table (read at level `none`: no leader asked). */

@@ -4,7 +4,7 @@ import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { createRqliteStore } from '@plant-store/store-rqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from '../runtimes.ts';
-import { kill, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
+import { kill, leaderKnownBy, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
 import { until } from '../support/until.ts';
 import { createStatus } from '../support/create-status.ts';
 
@@ -60,7 +60,7 @@ describe('the standalone server and rqlite, on a bad day', () => {
   });
 
   it(
-    'Node 24 under load, its cluster leader SIGKILLed: no create answered 200 is lost, creates succeed again within 10 s, nothing but 200 or 503',
+    'Node 24 under load, its cluster leader SIGKILLed: no create answered 200 is lost, creates succeed again within the election plus 5 s, nothing but 200 or 503',
     { timeout: 90_000 },
     async () => {
       const cluster = await startCluster(3);
@@ -96,17 +96,22 @@ describe('the standalone server and rqlite, on a bad day', () => {
         expect(leader).toBeDefined();
         await kill(leader);
         killedAt = performance.now();
+        const survivor = cluster.find((node) => node !== leader)!;
+        await until(async () => ![undefined, leader.id].includes(await leaderKnownBy(survivor).catch(() => undefined)), 15_000, 'a new leader elected');
+        const electedMs = performance.now() - killedAt;
         await Promise.all(writers);
         const figures = {
           acknowledged: acknowledged.length,
           afterKill,
+          electedMs: Math.round(electedMs),
           firstAfterKillMs: Math.round(firstAfterKill ?? -1),
           statuses: Object.fromEntries(statuses),
         };
         console.log(JSON.stringify(figures));
         expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
         expect(afterKill).toBeGreaterThanOrEqual(200);
-        expect(firstAfterKill!).toBeLessThan(10_000);
+        // Creates succeed again within the election plus 5 s.
+        expect(firstAfterKill!).toBeLessThan(electedMs + 5_000);
         expect(server.child.exitCode).toBeNull();
         // Every acknowledged create is there, read through the log from a survivor.
         const survivors = cluster.filter((node) => node !== leader).map((node) => node.url);

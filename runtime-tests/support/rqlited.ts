@@ -152,6 +152,13 @@ export async function leaderSeenBy(node: RqliteNodeProcess): Promise<string | un
   return entries.find(([, value]) => value.leader === true)?.[0];
 }
 
+/** The leader's id as `node` alone knows it (`/status`, which asks no other node, unlike `/nodes`); undefined while it knows none. */
+export async function leaderKnownBy(node: RqliteNodeProcess): Promise<string | undefined> {
+  const response = await probe(`${node.url}/status`);
+  const body = (await response.json()) as { store?: { leader?: { node_id?: string } } };
+  return body.store?.leader?.node_id || undefined;
+}
+
 /** A started cluster of `size` nodes, each ready and agreeing on one leader. */
 export async function startCluster(size: number): Promise<RqliteNodeProcess[]> {
   const first = await startNode('n1');
