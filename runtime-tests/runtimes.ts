@@ -169,7 +169,7 @@ export async function spawnServer(
 
 /**
  * Runs `binary args` with `PORT=0` on 127.0.0.1 and resolves once it prints
- * `listening on http://…`; rejects with its output if it exits or stays silent.
+ * `listening on http://…` (or https://); rejects with its output if it exits or stays silent.
  */
 export async function spawnListening(
   name: string,
@@ -206,7 +206,7 @@ export async function spawnListening(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s:\n${output}`)), 30_000);
     const check = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (https?:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

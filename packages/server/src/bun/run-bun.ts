@@ -8,6 +8,7 @@ import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts'
 import { openServed } from '../launcher/_open-served.ts';
 import { pacedBody } from './paced-body.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
+import { refuseTls } from '../common/_refuse-tls.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
 import { startupRecords } from '../common/startup-lines.ts';
@@ -62,6 +63,7 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     // Its supervisor has warned already: the workers share its environment.
     if (!supervised) warnUnknownVariables(Object.keys(Bun.env), 'Bun', Bun.env);
     const config = readStandaloneConfig(Bun.env);
+    refuseTls(config, 'Bun');
     if (config.workers > 1 && !supervised) {
       // The same entry again, with Bun's own flags.
       return await superviseWorkers(config, spawnIpcWorker(process.execPath, [...process.execArgv, ...process.argv.slice(1)]), { ownSockets: true });

@@ -92,5 +92,16 @@ export const STANDALONE_VARIABLES: readonly StandaloneVariable[] = [
     default: '30000',
     meaning: 'how long an answer may wait for its client to take any of its bytes before the connection is cut; 0 for no bound',
   },
+  {
+    name: 'PLANT_STORE_TLS_CERT',
+    default: 'unset (plain HTTP)',
+    meaning: 'with PLANT_STORE_TLS_KEY: PEM file of the certificate (its chain after it) to serve HTTPS with; reread on SIGHUP and when it changes',
+  },
+  { name: 'PLANT_STORE_TLS_KEY', default: 'unset', meaning: "with PLANT_STORE_TLS_CERT: PEM file of the certificate's private key" },
+  {
+    name: 'PLANT_STORE_TLS_PROXY',
+    default: 'off',
+    meaning: 'switch: on says TLS ends at a proxy in front, which silences the warning of a plain-HTTP start on an address other than loopback',
+  },
   { name: 'PLANT_STORE_D1_DIR', default: '.plant-store/d1', meaning: 'directory of the D1 database', only: ['workerd'] },
 ];

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessLogLine } from './access-log.ts';
 import { readStandaloneConfig } from './read-standalone-config.ts';
-import { startupLines } from './startup-lines.ts';
+import { plaintextLine, startupLines } from './startup-lines.ts';
 
 const noRequest = undefined as never;
 
@@ -24,15 +24,45 @@ describe('readStandaloneConfig', () => {
     expect(await config.authenticate('one', noRequest)).toBe(true);
     expect(await config.authenticate('two', noRequest)).toBe(true);
     expect(await config.authenticate('', noRequest)).toBe(false);
+    // 0.0.0.0 without TLS: the plaintext warning follows the other lines.
     expect(startupLines(config, 'http://x', { description: 'sqlite at /srv/plants.db' })).toEqual([
       'plant-store listening on http://x (store: sqlite at /srv/plants.db)',
+      plaintextLine('0.0.0.0'),
     ]);
     expect(startupLines(config, 'http://x', { description: 'memory', warning: 'lost at exit' })).toEqual([
       'plant-store listening on http://x (store: memory)',
       'lost at exit',
+      plaintextLine('0.0.0.0'),
     ]);
     const withDatabase = readStandaloneConfig({ PLANT_STORE_TOKENS: 'one', PLANT_STORE_DATABASE_URL: 'postgres://u:secret@db/plants' });
     expect(withDatabase.store).toEqual({ kind: 'postgres', url: 'postgres://u:secret@db/plants' });
+  });
+
+  it('warns of plain HTTP on an address other than loopback, unless TLS ends at a proxy (PLANT_STORE_TLS_PROXY) or is served', () => {
+    const warned = (env: Record<string, string>, url = 'http://x') =>
+      startupLines(readStandaloneConfig({ PLANT_STORE_TOKENS: 't', ...env }), url, { description: 'memory' }).includes(
+        plaintextLine(env['HOST'] ?? '127.0.0.1'),
+      );
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'plants.internal']) expect(warned({ HOST: host }), host).toBe(true);
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(warned({ HOST: host }), host).toBe(false);
+    expect(warned({ HOST: '0.0.0.0', PLANT_STORE_TLS_PROXY: 'on' })).toBe(false);
+    expect(warned({ HOST: '0.0.0.0' }, 'https://x')).toBe(false);
+    expect(plaintextLine('0.0.0.0')).toMatch(/^plant-store: listening on 0\.0\.0\.0 without TLS: bearer tokens will cross the network in the clear; /);
+  });
+
+  it('reads PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY as both or neither, and refuses either set but empty', () => {
+    expect(readStandaloneConfig({ PLANT_STORE_TOKENS: 't' }).tls).toBeUndefined();
+    expect(readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_TLS_CERT: ' /c.pem ', PLANT_STORE_TLS_KEY: '/k.pem' }).tls).toEqual({
+      certPath: '/c.pem',
+      keyPath: '/k.pem',
+    });
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_TLS_KEY: '/k.pem' })).toThrow(
+      /^PLANT_STORE_TLS_CERT: not set, while PLANT_STORE_TLS_KEY is/,
+    );
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_TLS_CERT: '/c.pem', PLANT_STORE_TLS_KEY: ' ' })).toThrow(
+      /^PLANT_STORE_TLS_KEY: set but empty/,
+    );
+    expect(() => readStandaloneConfig({ PLANT_STORE_TOKENS: 't', PLANT_STORE_TLS_PROXY: 'maybe' })).toThrow(/^PLANT_STORE_TLS_PROXY: expected on or off/);
   });
 
   it('reads the log level and the metrics switch: info and on unless set; an invalid level refused in one line', () => {

@@ -33,6 +33,15 @@ export interface StandaloneEnv extends JwtEnv {
   readonly PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS?: string | undefined;
   readonly PLANT_STORE_RATE_LIMIT?: string | undefined;
   readonly PLANT_STORE_WRITE_TIMEOUT_MS?: string | undefined;
+  readonly PLANT_STORE_TLS_CERT?: string | undefined;
+  readonly PLANT_STORE_TLS_KEY?: string | undefined;
+  readonly PLANT_STORE_TLS_PROXY?: string | undefined;
+}
+
+/** Where the certificate and key to serve HTTPS with are (`PLANT_STORE_TLS_CERT`, `PLANT_STORE_TLS_KEY`): PEM files, read by the launcher. */
+export interface TlsFiles {
+  readonly certPath: string;
+  readonly keyPath: string;
 }
 
 /** How a standalone server should run, the same on every runtime. */
@@ -70,6 +79,10 @@ export interface StandaloneConfig {
    * read it; Bun cuts a stalled answer after its idle timeout instead.
    */
   readonly writeTimeoutMs: number;
+  /** The PEM files to serve HTTPS with (`PLANT_STORE_TLS_CERT` and `PLANT_STORE_TLS_KEY`); undefined: plain HTTP. */
+  readonly tls: TlsFiles | undefined;
+  /** Whether TLS ends at a proxy in front (`PLANT_STORE_TLS_PROXY`): no warning for plain HTTP on an address other than loopback. */
+  readonly tlsProxy: boolean;
 }
 
 /**
@@ -85,8 +98,9 @@ export interface StandaloneConfig {
  * (`*` or comma-separated origins), `PLANT_STORE_DOCS` (a switch), the
  * overload bounds `PLANT_STORE_MAX_IN_FLIGHT` and
  * `PLANT_STORE_MAX_EVENT_LOOP_DELAY_MS` (whole numbers, 0 for none) and
- * `PLANT_STORE_RATE_LIMIT` (`LIMIT/SECONDS`, or off) and `PLANT_STORE_WRITE_TIMEOUT_MS`
- * (a whole number of ms, 0 for no bound).
+ * `PLANT_STORE_RATE_LIMIT` (`LIMIT/SECONDS`, or off), `PLANT_STORE_WRITE_TIMEOUT_MS`
+ * (a whole number of ms, 0 for no bound), `PLANT_STORE_TLS_CERT` and `PLANT_STORE_TLS_KEY`
+ * (paths, both or neither) and `PLANT_STORE_TLS_PROXY` (a switch).
  *
  * @throws TypeError naming the variable for any setting that cannot work, so a server refuses to start.
  */
@@ -137,6 +151,8 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     throw new TypeError(`PLANT_STORE_WRITE_TIMEOUT_MS: expected a whole number of milliseconds, 0 for no bound, got ${JSON.stringify(writeTimeoutText)}`);
   }
   const writeTimeoutMs = Number(writeTimeoutText);
+  const tls = parseTlsFiles(env.PLANT_STORE_TLS_CERT, env.PLANT_STORE_TLS_KEY);
+  const tlsProxy = parseSwitch('PLANT_STORE_TLS_PROXY', env.PLANT_STORE_TLS_PROXY, false);
   return {
     host,
     port,
@@ -152,9 +168,24 @@ export function readStandaloneConfig(env: StandaloneEnv): StandaloneConfig {
     overload,
     rateLimit,
     writeTimeoutMs,
+    tls,
+    tlsProxy,
     ...(generatedToken === undefined ? {} : { generatedToken }),
     ...(jwt === undefined ? {} : { jwt }),
   };
+}
+
+/** Both paths or neither: one alone would serve plain HTTP where HTTPS was meant. Set but empty counts as set (an unset deployment secret). */
+function parseTlsFiles(cert: string | undefined, key: string | undefined): TlsFiles | undefined {
+  if (cert === undefined && key === undefined) return undefined;
+  for (const [name, value, other] of [
+    ['PLANT_STORE_TLS_CERT', cert, 'PLANT_STORE_TLS_KEY'],
+    ['PLANT_STORE_TLS_KEY', key, 'PLANT_STORE_TLS_CERT'],
+  ] as const) {
+    if (value === undefined) throw new TypeError(`${name}: not set, while ${other} is; set both to serve HTTPS, or neither`);
+    if (value.trim() === '') throw new TypeError(`${name}: set but empty; set it to a PEM file, or unset both ${name} and ${other}`);
+  }
+  return { certPath: cert!.trim(), keyPath: key!.trim() };
 }
 
 /** The value of a switch, any case; unset or empty is the first choice, the default. */

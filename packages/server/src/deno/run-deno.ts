@@ -6,6 +6,7 @@ import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts'
 import type { BuildOptions } from '../common/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
+import { refuseTls } from '../common/_refuse-tls.ts';
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { spawnDenoWorker, tellDenoSupervisor, whenDenoSupervisorEnds } from './_spawn-deno-worker.ts';
 import { STANDALONE_VARIABLES, WORKER_OF } from '../common/_standalone-variables.ts';
@@ -33,7 +34,7 @@ const VARIABLES = STANDALONE_VARIABLES.filter((variable) => variable.only?.inclu
  * where such a list leaves one out, it is not read (its default applies)
  * rather than stopping a start that worked before.
  */
-const NEWER_VARIABLES: ReadonlySet<string> = new Set(['PLANT_STORE_WRITE_TIMEOUT_MS']);
+const NEWER_VARIABLES: ReadonlySet<string> = new Set(['PLANT_STORE_WRITE_TIMEOUT_MS', 'PLANT_STORE_TLS_CERT', 'PLANT_STORE_TLS_KEY', 'PLANT_STORE_TLS_PROXY']);
 
 /**
  * Serves Plant Store standalone on Deno (`pnpm start:deno`, or `runDeno()` from
@@ -76,6 +77,7 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     // Its supervisor has warned already. Listing every name needs the whole of --allow-env: asked, Deno would throw (or prompt).
     if (!supervised && Deno.permissions.querySync({ name: 'env' }).state === 'granted') warnUnknownVariables(Object.keys(Deno.env.toObject()), 'Deno', env);
     const config = readStandaloneConfig(env);
+    refuseTls(config, 'Deno');
     if (config.workers > 1 && !supervised) {
       if (Deno.permissions.querySync({ name: 'run', command: Deno.execPath() }).state !== 'granted') {
         throw new Error(`PLANT_STORE_WORKERS: starting ${config.workers} processes on Deno needs --allow-run=${Deno.execPath()}`);

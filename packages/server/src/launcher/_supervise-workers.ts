@@ -22,7 +22,7 @@ export function isListeningMessage(message: unknown): message is ListeningMessag
 /** One worker process, as its supervisor handles it. */
 export interface WorkerProcess {
   readonly pid: number | undefined;
-  kill(signal: 'SIGTERM' | 'SIGKILL'): void;
+  kill(signal: 'SIGTERM' | 'SIGKILL' | 'SIGHUP'): void;
 }
 
 /** What a worker process tells its supervisor. */
@@ -131,6 +131,9 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
   };
   start();
 
+  // SIGHUP rereads the TLS certificate: each worker serves with its own copy. Without TLS it
+  // is left alone (it ends the supervisor, as it ends a process of one).
+  if (config.tls !== undefined) process.on('SIGHUP', () => workers.forEach((worker) => worker.kill('SIGHUP')));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;

@@ -3,6 +3,7 @@ import { explainListenError } from '../common/_explain-listen-error.ts';
 import type { Served } from '../launcher/_open-served.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { serve, type RunningServer } from './serve.ts';
+import type { TlsPair } from './serve-node-http.ts';
 import { reportWriteTimeouts } from './report-write-timeouts.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 
@@ -14,8 +15,9 @@ import { standaloneHandlerOptions } from '../common/_standalone-handler-options.
  * naming `HOST` or `PORT` and what to do.
  *
  * @param reusePort Whether the port is opened with SO_REUSEPORT, for one of several processes each with its own socket (Deno).
+ * @param tls The certificate and key to serve HTTPS with (Node), read from `config.tls`'s files.
  */
-export function serveStandalone(config: StandaloneConfig, served: Served, reusePort = false): Promise<RunningServer> {
+export function serveStandalone(config: StandaloneConfig, served: Served, reusePort = false, tls?: TlsPair): Promise<RunningServer> {
   return serve({
     ...standaloneHandlerOptions(config, served.options),
     host: config.host,
@@ -25,6 +27,7 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     onWriteTimeout: reportWriteTimeouts(config),
     ...(config.accessLog ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
+    ...(tls === undefined ? {} : { tls }),
   }).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);
   });

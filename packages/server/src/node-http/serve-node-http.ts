@@ -1,6 +1,7 @@
 // Runs on Node, on Deno (its node:http) and in the workerd launcher's front: the node:http
 // server around any request handler, which serve() and the workerd front run.
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rawHeader } from '@plant-store/adapter-node/internal';
@@ -52,13 +53,32 @@ export interface ServerOptions {
    * and Node 22.12+ or Deno). Default `false`.
    */
   readonly reusePort?: boolean;
+  /**
+   * Serves HTTPS (TLS 1.2 at least) with this certificate and key instead of
+   * plain HTTP. A handshake gets `headersTimeoutMs` to finish, as the request
+   * head does. Default: plain HTTP.
+   */
+  readonly tls?: TlsPair;
+}
+
+/** A certificate, its chain after it, and its private key, in PEM. */
+export interface TlsPair {
+  readonly cert: string | Uint8Array;
+  readonly key: string | Uint8Array;
 }
 
 /** A running standalone server. */
 export interface RunningServer {
   readonly server: HttpServer;
-  /** e.g. `http://127.0.0.1:8080` */
+  /** e.g. `http://127.0.0.1:8080`, or `https://…` with `tls` */
   readonly url: string;
+  /**
+   * With `tls`: serves new connections with `pair` from now on, those open
+   * keeping theirs (a renewed certificate, without a restart). Throws, keeping
+   * the pair in use, when `pair` cannot serve (no certificate, no key, or a
+   * key that is not the certificate's).
+   */
+  setTls?(pair: TlsPair): void;
   /**
    * Stops accepting connections, answers requests in flight (with
    * `Connection: close`) and requests that arrive on kept-alive connections
@@ -124,20 +144,25 @@ export async function serveNodeHttp(
     }
     handler(req, res);
   };
-  const server = createServer(
-    {
-      // Checked above, to answer with the Error body.
-      requireHostHeader: false,
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
-      // Node checks both timeouts only this often (30 s by default), which would stretch them.
-      connectionsCheckingInterval: 500,
-      // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the
-      // creates between them; on Node only (deno/QUIRKS.md, deno-immediate-starves-io).
-      ...(process.versions['deno'] === undefined ? { ServerResponse: PacedResponse } : {}),
-    },
-    onRequest,
-  );
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const httpOptions = {
+    // Checked above, to answer with the Error body.
+    requireHostHeader: false,
+    headersTimeout,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // Node checks both timeouts only this often (30 s by default), which would stretch them.
+    connectionsCheckingInterval: 500,
+    // Large bodies (the docs script) a slice a turn, so that many at once do not hold up the
+    // creates between them; on Node only (deno/QUIRKS.md, deno-immediate-starves-io).
+    ...(process.versions['deno'] === undefined ? { ServerResponse: PacedResponse } : {}),
+  };
+  // node:https is node:http over TLS sockets: the same server, whose connections start once
+  // their handshake is done ('secureConnection'), and whose raw TCP sockets the timeouts never see.
+  const server: HttpServer =
+    options.tls === undefined
+      ? createServer(httpOptions, onRequest)
+      : (createHttpsServer({ ...httpOptions, ...tlsOptions(options.tls), handshakeTimeout: headersTimeout }, onRequest) as unknown as HttpServer);
+  const connectionEvent = options.tls === undefined ? 'connection' : 'secureConnection';
   // A client may shut down its sending side once its request is sent (`nc -N`
   // does; RFC 9112 §9.6: a half-closed connection does not end a request).
   // Node then, by default, aborts the request and ends the connection, so an
@@ -170,9 +195,10 @@ export async function serveNodeHttp(
     if (!req.complete) req.complete = true;
     onRequest(req, res);
   });
-  server.on('connection', (socket: Socket) => connections.set(socket, newConnection(log !== false)));
+  server.on(connectionEvent, (socket: Socket) => connections.set(socket, newConnection(log !== false)));
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
-  const stopWriteTimeout = writeTimeoutMs > 0 ? cutStalledWrites(server, writeTimeoutMs, options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs)) : () => {};
+  const stopWriteTimeout =
+    writeTimeoutMs > 0 ? cutStalledWrites(server, connectionEvent, writeTimeoutMs, options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs)) : () => {};
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     let connection = connections.get(socket);
     if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
@@ -186,7 +212,7 @@ export async function serveNodeHttp(
     });
   });
   const address = server.address() as AddressInfo;
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = `${options.tls === undefined ? 'http' : 'https'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -205,11 +231,22 @@ export async function serveNodeHttp(
       });
       setTimeout(() => server.closeIdleConnections(), Math.min(SHUTDOWN_TIMINGS.graceMs, shutdownTimeoutMs)).unref();
     }));
-  return { server, url, close };
+  if (options.tls === undefined) return { server, url, close };
+  const secure = server as unknown as { setSecureContext(options: ReturnType<typeof tlsOptions>): void };
+  return { server, url, close, setTls: (pair) => secure.setSecureContext(tlsOptions(pair)) };
+}
+
+/** What node:tls takes for `pair`: TLS 1.2 at least (RFC 9325 §3.1.1), Node's own ciphers. */
+function tlsOptions(pair: TlsPair) {
+  return { cert: toPem(pair.cert), key: toPem(pair.key), minVersion: 'TLSv1.2' as const };
+}
+
+function toPem(value: string | Uint8Array): string | Buffer {
+  return typeof value === 'string' ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 /**
- * Cuts every connection whose answer has made no progress for `timeoutMs`,
+ * Cuts every connection (each announced by `connectionEvent`) whose answer has made no progress for `timeoutMs`,
  * checking all connections every quarter of the timeout (at most 1 s apart),
  * so a cut comes between `timeoutMs` and `timeoutMs` plus one check late.
  * Progress is any change in the bytes the socket holds or has handed on,
@@ -218,10 +255,15 @@ export async function serveNodeHttp(
  * disarmed per request, and a flood of stalled clients costs one walk.
  * Returns what stops the checks.
  */
-function cutStalledWrites(server: HttpServer, timeoutMs: number, onCut: (connections: number) => void): () => void {
+function cutStalledWrites(
+  server: HttpServer,
+  connectionEvent: 'connection' | 'secureConnection',
+  timeoutMs: number,
+  onCut: (connections: number) => void,
+): () => void {
   const stalls = new Map<Socket, { progress: number; since: number }>();
   const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(connectionEvent, (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => {
       sockets.delete(socket);

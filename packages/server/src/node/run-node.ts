@@ -11,6 +11,7 @@ import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standal
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
+import { readTlsPair, watchTlsPair } from '../launcher/_tls-pair.ts';
 import type { ListeningMessage } from '../launcher/_supervise-workers.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 
@@ -33,13 +34,24 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     const config = readStandaloneConfig(env);
     // The runtime's warnings at level warn: as JSON in the JSON format, and not at all below warn.
     if (config.logFormat === 'json' || !writesLevel(config.logLevel, 'warn')) logWarningsAsJson(writesLevel(config.logLevel, 'warn'));
+    // Before the store opens, and in the primary before any worker starts: a pair that cannot serve stops the start at once.
+    const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     // A worker whose primary is gone cannot tell it anything (EPIPE); it exits on the
     // disconnect that follows, instead of crashing with a stack trace.
     cluster.worker?.on('error', () => {});
     logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
-    const running = await serveStandalone(config, served);
+    const running = await serveStandalone(config, served, false, tls?.pair);
+    if (tls !== undefined && config.tls !== undefined && running.setTls !== undefined) {
+      const setTls = running.setTls;
+      watchTlsPair(
+        config.tls,
+        tls,
+        (checked) => setTls(checked.pair),
+        (record) => writeLogRecords([record], config),
+      );
+    }
     // Listening for signals before saying it listens: whoever reads that line may
     // signal at once (a test, a supervisor), and until a listener is there a signal
     // ends the process at once. On every signal, not once: npm and pnpm pass a
@@ -56,7 +68,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
           .then(() => process.exit(0));
       });
     }
-    const records = startupRecords(config, running.url, served.store);
+    const records = [...startupRecords(config, running.url, served.store), ...(tls?.warnings ?? [])];
     // A worker of several tells the primary, which prints one startup block for all.
     if (cluster.isWorker) process.send?.({ type: 'plant-store:listening', url: running.url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);

@@ -14,6 +14,7 @@ import { reportWriteTimeouts } from '../node-http/report-write-timeouts.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
+import { refuseTls } from '../common/_refuse-tls.ts';
 import { formatLogRecords } from '../common/_format-log-records.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import { startupRecords } from '../common/startup-lines.ts';
@@ -63,6 +64,7 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   warnUnknownVariables(Object.keys(process.env), 'workerd', process.env);
   const config = readStandaloneConfig(process.env);
+  refuseTls(config, 'workerd');
   // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
   const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
   const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);

@@ -1,0 +1,129 @@
+// Runs in the Node launcher and its cluster workers (node:fs, node:crypto): the certificate
+// and key PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY name, read, checked, and read again
+// when they change.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { LogRecord } from '../common/_format-log-records.ts';
+import type { TlsFiles } from '../common/read-standalone-config.ts';
+import type { TlsPair } from '../node-http/serve-node-http.ts';
+
+/** A pair read and checked: what to serve, and what to say of it. */
+export interface CheckedTlsPair {
+  readonly pair: TlsPair;
+  /** The certificate's subject and end of validity, for the lines that name it. */
+  readonly summary: string;
+  /** Warnings the pair deserves: expired, or not valid yet. */
+  readonly warnings: readonly LogRecord[];
+}
+
+/**
+ * Reads and checks the pair `files` names: a PEM certificate, and the PEM
+ * private key that belongs to it.
+ *
+ * @throws TypeError naming the setting (`PLANT_STORE_TLS_CERT` or `PLANT_STORE_TLS_KEY`) and its file, for a file that cannot be read, holds no certificate or key, or a key that is not the certificate's
+ */
+export function readTlsPair(files: TlsFiles, now: Date = new Date()): CheckedTlsPair {
+  const cert = readSetting('PLANT_STORE_TLS_CERT', files.certPath);
+  const key = readSetting('PLANT_STORE_TLS_KEY', files.keyPath);
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    throw new TypeError(`PLANT_STORE_TLS_CERT: ${files.certPath} holds no PEM certificate`);
+  }
+  let privateKey: ReturnType<typeof createPrivateKey>;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    throw new TypeError(`PLANT_STORE_TLS_KEY: ${files.keyPath} holds no PEM private key (or one with a passphrase, which is not supported)`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw new TypeError(`PLANT_STORE_TLS_KEY: the key in ${files.keyPath} is not the key of the certificate in ${files.certPath} (PLANT_STORE_TLS_CERT)`);
+  }
+  const subject = certificate.subject.replaceAll('\n', ', ');
+  const summary = `${subject}, valid until ${new Date(certificate.validTo).toISOString()}`;
+  const warnings: LogRecord[] = [];
+  if (new Date(certificate.validTo) < now) {
+    warnings.push({
+      level: 'warn',
+      msg: `plant-store: PLANT_STORE_TLS_CERT: the certificate in ${files.certPath} (${summary}) has expired; clients will refuse it`,
+    });
+  } else if (new Date(certificate.validFrom) > now) {
+    warnings.push({
+      level: 'warn',
+      msg: `plant-store: PLANT_STORE_TLS_CERT: the certificate in ${files.certPath} (${subject}) is valid from ${new Date(certificate.validFrom).toISOString()} only; clients will refuse it until then`,
+    });
+  }
+  return { pair: { cert, key }, summary, warnings };
+}
+
+function readSetting(name: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TypeError(`${name}: cannot read ${path} (${code ?? (error as Error).message})`);
+  }
+}
+
+/**
+ * Reads the pair again (`inUse` being the one served now) on SIGHUP and when either file changes (an ACME
+ * client replaces them, often by renaming new files or links into place, so
+ * each file's directory is watched), at most once per 200 ms of changes. A
+ * pair that reads and checks is handed to `use` when it differs from the last;
+ * one that does not is reported in one line, and the last one stays in use.
+ * Returns what stops the watching.
+ */
+export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (checked: CheckedTlsPair) => void, report: (record: LogRecord) => void): () => void {
+  let current = fingerprint(inUse.pair);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reload = () => {
+    timer = undefined;
+    let checked: CheckedTlsPair;
+    try {
+      checked = readTlsPair(files);
+      if (fingerprint(checked.pair) === current) return;
+      use(checked);
+    } catch (error) {
+      report({ level: 'error', msg: `plant-store: ${(error as Error).message}; the certificate in use stays` });
+      return;
+    }
+    current = fingerprint(checked.pair);
+    report({ level: 'info', msg: `plant-store: TLS certificate reloaded from ${files.certPath} (${checked.summary})` });
+    for (const warning of checked.warnings) report(warning);
+  };
+  const soon = () => {
+    if (timer === undefined) timer = setTimeout(reload, 200);
+  };
+  const watched = new Map<string, Set<string>>();
+  for (const path of [files.certPath, files.keyPath]) {
+    const full = resolve(path);
+    const names = watched.get(dirname(full)) ?? new Set<string>();
+    names.add(basename(full));
+    watched.set(dirname(full), names);
+  }
+  const watchers: FSWatcher[] = [];
+  for (const [directory, names] of watched) {
+    try {
+      const watcher = watch(directory, { persistent: false }, (_event, name) => {
+        if (name === null || names.has(String(name))) soon();
+      });
+      // A directory that goes away stops its watcher; SIGHUP still reloads.
+      watcher.on('error', () => watcher.close());
+      watchers.push(watcher);
+    } catch {
+      // Not watchable here (a full inotify table): SIGHUP still reloads.
+    }
+  }
+  process.on('SIGHUP', soon);
+  return () => {
+    process.off('SIGHUP', soon);
+    for (const watcher of watchers) watcher.close();
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
+function fingerprint(pair: TlsPair): string {
+  return `${Buffer.from(pair.cert).toString('base64')}:${Buffer.from(pair.key).toString('base64')}`;
+}
