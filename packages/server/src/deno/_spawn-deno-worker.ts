@@ -6,7 +6,7 @@ interface DenoChild {
   readonly pid: number;
   readonly stderr: ReadableStream<Uint8Array>;
   readonly status: Promise<{ readonly code: number; readonly signal: string | null }>;
-  kill(signal: 'SIGTERM' | 'SIGKILL'): void;
+  kill(signal: 'SIGTERM' | 'SIGKILL' | 'SIGHUP'): void;
 }
 declare const Deno: {
   readonly pid: number;
