@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeHttpConformance } from '@plant-store/testing';
-import { describe, expect, it } from 'vitest';
-import { RUNTIMES, runtimeVersion, spawnServer } from './runtimes.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runtime, RUNTIMES, runtimeVersion, spawnServer } from './runtimes.ts';
+import { createTestAuthority } from './support/test-certificates.ts';
 
 describe('runtime versions under test', () => {
   it.each(RUNTIMES.map((runtime) => [runtime.name, runtime] as const))('%s reports its version', (_name, runtime) => {
@@ -15,5 +19,19 @@ for (const runtime of RUNTIMES) {
     name: `${runtime.name} standalone`,
     unmatched: 'not-found',
     start: (scenario) => spawnServer(runtime, scenario),
+  });
+}
+
+// The same suite over HTTPS (PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY), where the standalone server serves it.
+const certificates = mkdtempSync(join(tmpdir(), 'plant-store-conformance-tls-'));
+afterAll(() => rmSync(certificates, { recursive: true, force: true }));
+const authority = createTestAuthority(certificates);
+const served = authority.leaf('conformance');
+for (const name of ['Node 24', 'workerd']) {
+  describeHttpConformance({
+    name: `${name} standalone over TLS`,
+    unmatched: 'not-found',
+    ca: authority.ca,
+    start: (scenario) => spawnServer(runtime(name), scenario, { PLANT_STORE_TLS_CERT: served.certPath, PLANT_STORE_TLS_KEY: served.keyPath }),
   });
 }

@@ -1,5 +1,5 @@
 // Runs in vitest on Node 24: the standalone server over TLS (PLANT_STORE_TLS_CERT and
-// PLANT_STORE_TLS_KEY) on Node 22, 24 and 26, with certificates the test makes with openssl:
+// PLANT_STORE_TLS_KEY) on Node 22, 24 and 26 and workerd (its front), with certificates the test makes with openssl:
 // creates over HTTPS, curl and openssl s_client against it, a renewal under load, the start
 // errors, a handshake that never finishes and a reader that never reads; the warning for plain
 // HTTP on an address other than loopback; and the runtimes that refuse TLS for now.
@@ -14,6 +14,7 @@ import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_LINES, runtime, runToExit, spawnListening, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { createTestAuthority, type TestAuthority, type TestCertificate } from './support/test-certificates.ts';
+import { launchChromium } from './support/chromium.mjs';
 import { heldConnections } from './support/held-connections.ts';
 import { until } from './support/until.ts';
 
@@ -74,7 +75,7 @@ function servedName(baseUrl: string): Promise<string> {
   });
 }
 
-describe.each(NODE_LINES)('%s standalone server over TLS', (name) => {
+describe.each([...NODE_LINES, 'workerd'])('%s standalone server over TLS', (name) => {
   let server: SpawnedServer;
   beforeAll(async () => {
     server = await spawnServer(runtime(name), 'working', tlsEnv(certificate));
@@ -324,6 +325,58 @@ describe('the standalone server over TLS on Node 24, on a bad day and at renewal
   });
 });
 
+describe('the client and the docs page over HTTPS (Node 24 standalone server)', () => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(runtime('Node 24'), 'working', tlsEnv(certificate));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('@plant-store/client creates a plant over HTTPS from a Node process that trusts the test CA (NODE_EXTRA_CA_CERTS)', async () => {
+    const script = [
+      "import { createPlantClient } from '@plant-store/client';",
+      `const client = createPlantClient({ baseUrl: ${JSON.stringify(server.baseUrl.replace('127.0.0.1', 'localhost'))}, token: ${JSON.stringify(CONFORMANCE_TOKEN)} });`,
+      "console.log(JSON.stringify(await client.createPlant({ id: 9223372036854775807n, name: 'Monstera', tag: 'over TLS' })));",
+    ].join('\n');
+    const node = runtime('Node 24');
+    const { code, stdout, stderr } = await runToExit(node.binary, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+      env: { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
+    });
+    expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: '{"name":"Monstera","tag":"over TLS"}', stderr: '' });
+  });
+
+  it('serves the docs page over HTTPS to headless Chromium trusting only its certificate, which renders the document and creates through it', async () => {
+    // Chromium trusts exactly this key: the base64 SHA-256 of the certificate's public key.
+    const spki = execFileSync(
+      'sh',
+      ['-c', `openssl x509 -in '${certificate.certPath}' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`],
+      { encoding: 'utf8' },
+    ).trim();
+    const browser = await launchChromium({ args: [`--ignore-certificate-errors-spki-list=${spki}`] });
+    try {
+      const page = await browser.newPage();
+      const docs = `${server.baseUrl.replace('127.0.0.1', 'localhost')}/docs`;
+      const answer = await page.goto(docs);
+      expect(answer?.status()).toBe(200);
+      await expect(page.locator('.info .title').textContent({ timeout: 15_000 })).resolves.toContain('OpenAPI Plant Store');
+      const created = await page.evaluate(async (token) => {
+        const response = await fetch('/plants', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"id":4242,"name":"Calathea"}',
+        });
+        return { status: response.status, body: await response.text() };
+      }, CONFORMANCE_TOKEN);
+      expect(created).toEqual({ status: 200, body: '{"name":"Calathea"}' });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
 describe('plain HTTP on an address other than loopback', () => {
   it.each([
     ['warns once that bearer tokens will cross the network in the clear', {}, 1],
@@ -347,7 +400,7 @@ describe('plain HTTP on an address other than loopback', () => {
   });
 });
 
-describe.each(['Bun', 'Deno', 'workerd'])('%s standalone server asked for TLS', (name) => {
+describe.each(['Bun', 'Deno'])('%s standalone server asked for TLS', (name) => {
   it('stops the start in one line naming PLANT_STORE_TLS_CERT rather than serve the tokens in the clear, exit 1', async () => {
     const target = runtime(name);
     const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
@@ -358,7 +411,11 @@ describe.each(['Bun', 'Deno', 'workerd'])('%s standalone server asked for TLS', 
     const lines = (stdout + stderr).split('\n').filter((text) => text.startsWith('plant-store'));
     expect({ code, lines }).toEqual({
       code: 1,
-      lines: [expect.stringMatching(new RegExp(`^plant-store: PLANT_STORE_TLS_CERT: the standalone server serves HTTPS on Node only so far, not on ${name}`))],
+      lines: [
+        expect.stringMatching(
+          new RegExp(`^plant-store: PLANT_STORE_TLS_CERT: the standalone server serves HTTPS on Node and workerd only so far, not on ${name}`),
+        ),
+      ],
     });
   });
 });

@@ -1,8 +1,7 @@
-import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, DOCS_CONTENT_SECURITY_POLICY } from '@plant-store/core';
 import { CONFORMANCE_DOCS_PAGE, CONFORMANCE_ORIGIN, CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';
-import { send, type RawRequest, type RawResponse } from './http-client.ts';
+import { keepAliveAgent, send as sendRequest, type RawRequest, type RawResponse } from './http-client.ts';
 import { createResponseValidator } from './validate-response.ts';
 
 /** A running server under test. */
@@ -22,6 +21,8 @@ export interface ConformanceTarget {
   readonly unmatched: 'not-found' | 'host';
   /** Starts a server on port 0 built with `conformanceOptions(scenario, …)`. */
   start(scenario: ConformanceScenario): Promise<RunningTarget>;
+  /** For a server on `https:`: the certificate authority, in PEM, that vouches for its certificate. */
+  readonly ca?: string;
 }
 
 const AUTH = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
@@ -85,6 +86,8 @@ export function freshId(): bigint {
  */
 export function describeHttpConformance(target: ConformanceTarget): void {
   describe(`HTTP conformance: ${target.name}`, () => {
+    // Over TLS, every request trusts the target's own certificate authority.
+    const send = (baseUrl: string, request: RawRequest) => sendRequest(baseUrl, target.ca === undefined ? request : { ...request, ca: target.ca });
     const servers = new Map<ConformanceScenario, Promise<RunningTarget>>();
     const server = (scenario: ConformanceScenario) => {
       let started = servers.get(scenario);
@@ -358,9 +361,9 @@ export function describeHttpConformance(target: ConformanceTarget): void {
     describe('409: one winner', () => {
       it('lets exactly one of 32 concurrent creates of one id win', async () => {
         const id = freshId();
-        const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+        const base = (await server('working')).baseUrl;
+        const agent = keepAliveAgent(base, { maxSockets: 32, ca: target.ca });
         try {
-          const base = (await server('working')).baseUrl;
           const responses = await Promise.all(
             Array.from({ length: 32 }, (_, i) => {
               const request = { path: '/plants', headers: OK_HEADERS, body: `{"id":${id},"name":"racer ${i}"}`, agent };

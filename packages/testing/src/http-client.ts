@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 
 /** A response as the suite sees it: status, lowercase headers, body text. */
 export interface RawResponse {
@@ -20,12 +21,25 @@ export interface RawRequest {
   readonly headers?: Readonly<Record<string, string | string[]>>;
   readonly body?: string | Uint8Array | readonly (string | Uint8Array | BetweenChunks)[];
   readonly chunked?: boolean;
+  /** The agent to send on: for an `https:` base URL, one from {@link keepAliveAgent} (or an `https.Agent`). */
   readonly agent?: Agent;
+  /** For an `https:` base URL: the certificate authority, in PEM, to trust instead of the system's. */
+  readonly ca?: string;
+}
+
+/**
+ * A keep-alive agent for `baseUrl`'s scheme: `node:https`'s, trusting `ca`
+ * when given, for `https:`; `node:http`'s otherwise.
+ */
+export function keepAliveAgent(baseUrl: string, options: { readonly maxSockets: number; readonly ca?: string | undefined }): Agent {
+  const settings = { keepAlive: true, maxSockets: options.maxSockets };
+  return new URL(baseUrl).protocol === 'https:' ? new TlsAgent(options.ca === undefined ? settings : { ...settings, ca: options.ca }) : new Agent(settings);
 }
 
 /**
  * Sends one request over a real socket with `node:http` (not fetch, which
- * would tidy headers and bodies) and resolves with the answer. A server that
+ * would tidy headers and bodies), or `node:https` for an `https:` base URL,
+ * and resolves with the answer. A server that
  * answers early and closes while the body is still being written (413, 401)
  * is fine once the answer is in: the answer counts, the write error does not.
  */
@@ -42,10 +56,11 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
   }
   // A keep-alive agent of its own rather than `agent: false`, which would send
   // `Connection: close` (adapter-node's lingering.test.ts covers that case).
-  const agent = options.agent ?? new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = options.agent ?? keepAliveAgent(baseUrl, { maxSockets: 1, ca: options.ca });
+  const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request(
+    const req = (secure ? tlsRequest : request)(
       {
         host: url.hostname,
         port: url.port,
@@ -53,6 +68,7 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
         path: `${url.pathname.replace(/\/$/, '')}${options.path}`,
         headers,
         agent,
+        ...(secure && options.ca !== undefined ? { ca: options.ca } : {}),
       },
       (res) => {
         answered = true;

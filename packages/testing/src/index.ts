@@ -2,7 +2,7 @@ export { anyString, int64, invalidCreate, outOfRangeInteger, validCreate } from 
 export { CONFORMANCE_DOCS_PAGE, CONFORMANCE_ORIGIN, CONFORMANCE_TOKEN, conformanceOptions, INJECTED_FAULT_MESSAGE } from './conformance-scenarios.ts';
 export { describeHttpConformance, expectError, freshId } from './describe-http-conformance.ts';
 export { describeStoreContract } from './describe-store-contract.ts';
-export { send } from './http-client.ts';
+export { keepAliveAgent, send } from './http-client.ts';
 export { startKeepAliveLoad } from './keep-alive-load.ts';
 export { parseResponses, rawExchange } from './raw-exchange.ts';
 export { runStoreContract, runStoreContractCheck, STORE_CONTRACT } from './store-contract.ts';

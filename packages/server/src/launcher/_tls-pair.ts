@@ -1,12 +1,13 @@
-// Runs in the Node launcher and its cluster workers (node:fs, node:crypto): the certificate
+// Runs in the Node launcher and its cluster workers, and the workerd launcher (node:fs, node:crypto): the certificate
 // and key PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY name, read, checked, and read again
 // when they change.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { LogRecord } from '../common/_format-log-records.ts';
-import type { TlsFiles } from '../common/read-standalone-config.ts';
-import type { TlsPair } from '../node-http/serve-node-http.ts';
+import { writeLogRecords } from '../common/_write-log-records.ts';
+import type { StandaloneConfig, TlsFiles } from '../common/read-standalone-config.ts';
+import type { RunningServer, TlsPair } from '../node-http/serve-node-http.ts';
 
 /** A pair read and checked: what to serve, and what to say of it. */
 export interface CheckedTlsPair {
@@ -122,6 +123,22 @@ export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (check
     for (const watcher of watchers) watcher.close();
     if (timer !== undefined) clearTimeout(timer);
   };
+}
+
+/**
+ * {@link watchTlsPair} for a launcher's server: each pair that reads and checks
+ * goes to `running.setTls`, each line to the log in the configured format.
+ * Nothing without TLS.
+ */
+export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: RunningServer): void {
+  const { setTls } = running;
+  if (config.tls === undefined || inUse === undefined || setTls === undefined) return;
+  watchTlsPair(
+    config.tls,
+    inUse,
+    (checked) => setTls(checked.pair),
+    (record) => writeLogRecords([record], config),
+  );
 }
 
 function fingerprint(pair: TlsPair): string {

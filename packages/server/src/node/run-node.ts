@@ -11,7 +11,7 @@ import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standal
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
-import { readTlsPair, watchTlsPair } from '../launcher/_tls-pair.ts';
+import { keepTlsPairFresh, readTlsPair } from '../launcher/_tls-pair.ts';
 import type { ListeningMessage } from '../launcher/_supervise-workers.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
 
@@ -43,15 +43,7 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served, false, tls?.pair);
-    if (tls !== undefined && config.tls !== undefined && running.setTls !== undefined) {
-      const setTls = running.setTls;
-      watchTlsPair(
-        config.tls,
-        tls,
-        (checked) => setTls(checked.pair),
-        (record) => writeLogRecords([record], config),
-      );
-    }
+    keepTlsPairFresh(config, tls, running);
     // Listening for signals before saying it listens: whoever reads that line may
     // signal at once (a test, a supervisor), and until a listener is there a signal
     // ends the process at once. On every signal, not once: npm and pnpm pass a

@@ -14,9 +14,9 @@ import { reportWriteTimeouts } from '../node-http/report-write-timeouts.ts';
 import { standaloneHandlerOptions } from '../common/_standalone-handler-options.ts';
 import type { JwtSettings } from '../common/_parse-jwt-settings.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
-import { refuseTls } from '../common/_refuse-tls.ts';
 import { formatLogRecords } from '../common/_format-log-records.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
+import { keepTlsPairFresh, readTlsPair } from '../launcher/_tls-pair.ts';
 import { startupRecords } from '../common/startup-lines.ts';
 import { openStore } from '../launcher/_open-store.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
@@ -64,7 +64,8 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
 export async function runWorkerd(scriptPath: string, bindings: Record<string, string> = {}): Promise<void> {
   warnUnknownVariables(Object.keys(process.env), 'workerd', process.env);
   const config = readStandaloneConfig(process.env);
-  refuseTls(config, 'workerd');
+  // Before workerd starts: a pair that cannot serve stops the start at once.
+  const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
   // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
   const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
   const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);
@@ -145,6 +146,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       onWriteTimeout: reportWriteTimeouts(config),
       // Access-log lines are written at level info.
       ...(config.accessLog ? {} : { accessLog: false as const }),
+      ...(tls === undefined ? {} : { tls: tls.pair }),
     },
     true,
   ).catch((error: unknown) => {
@@ -162,7 +164,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       });
     });
   }
-  writeLogRecords(startupRecords(config, running.url, place), config);
+  keepTlsPairFresh(config, tls, running);
+  writeLogRecords([...startupRecords(config, running.url, place), ...(tls?.warnings ?? [])], config);
 }
 
 /**
