@@ -25,6 +25,7 @@ import { CHECKS_ROW, DECISIONS_HEADING, IN_PROCESS_HEADING, NODE_RUNTIMES, rende
  * @property {Record<string, string>} [env] more environment variables
  * @property {'memory' | 'sqlite' | 'postgres' | 'pgbouncer'} [store] where Plant Store keeps plants (default memory); `pgbouncer` is the same PostgreSQL through PgBouncer in transaction mode
  * @property {string} [cpus] the cores the server may use (taskset list; default core 0)
+ * @property {boolean} [tls] served over HTTPS (`PLANT_STORE_TLS_CERT`, `PLANT_STORE_TLS_KEY`) with the run's own certificate ({@link benchCertificate})
  */
 /**
  * One measurement of one contender.
@@ -136,6 +137,8 @@ const nodeContenders = (runtime, node) => [
 export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   ...NODE_LINES.flatMap(([runtime, node]) => nodeContenders(runtime, node)),
   { name: 'Plant Store adapter-node, access log on', runtime: 'Node 24', command: [node24, plantStoreNode], env: { PLANT_STORE_ACCESS_LOG: 'on' } },
+  // What TLS costs (HTTP/1.1, TLS 1.3, a P-256 certificate): against the same server on plain HTTP, measured in the same rounds.
+  { name: 'Plant Store adapter-node over TLS', runtime: 'Node 24', against: 'Plant Store adapter-node', tls: true, command: [node24, plantStoreNode] },
   // The stores, through the same standalone server on Node 24 (SQLite needs 22.13+); compared with its memory row.
   ...sqliteRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
   ...postgresRows('Plant Store adapter-node', 'Node 24', [node24, plantStoreNode]),
@@ -275,6 +278,7 @@ async function start(contender) {
       DO_NOT_TRACK: '1',
       // Plant Store's store; the other contenders ignore it.
       PLANT_STORE_DATABASE_URL: storeUrl(contender.store ?? 'memory'),
+      ...(contender.tls === true ? { PLANT_STORE_TLS_CERT: benchCertificate().certPath, PLANT_STORE_TLS_KEY: benchCertificate().keyPath } : {}),
       ...contender.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -285,7 +289,7 @@ async function start(contender) {
     const timer = setTimeout(() => reject(new Error(`${contender.name} did not start: ${out}`)), 30_000);
     const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk.toString();
-      const listening = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const listening = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
       if (listening !== undefined) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
@@ -553,6 +557,46 @@ function withDecisions(markdown) {
   return `${markdown.slice(0, throughput)}${decisions}${markdown.slice(throughput)}`;
 }
 
+/** @type {{ certPath: string, keyPath: string, cert: string } | undefined} */
+let certificate;
+
+/**
+ * The certificate the TLS rows serve, made once per run with the openssl command (self-signed,
+ * P-256, for 127.0.0.1), in a directory removed at exit.
+ */
+function benchCertificate() {
+  if (certificate !== undefined) return certificate;
+  const directory = mkdtempSync(join(tmpdir(), 'plant-store-bench-tls-'));
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  const certPath = join(directory, 'cert.pem');
+  const keyPath = join(directory, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  certificate = { certPath, keyPath, cert: readFileSync(certPath, 'utf8') };
+  return certificate;
+}
+
 /** The rounds, the tables, and the report. */
 async function measureAll() {
   const started = Date.now();
@@ -561,7 +605,7 @@ async function measureAll() {
   for (const contender of CONTENDERS) {
     const { child, url } = await start(contender);
     try {
-      const problems = await checkBehaviour(url, TOKEN);
+      const problems = await checkBehaviour(url, TOKEN, contender.tls === true ? benchCertificate().cert : undefined);
       if (problems.length === 0) eligible.push(contender);
       else console.log(`excluded ${label(contender)}: ${problems.join('; ')}`);
     } finally {
