@@ -1,5 +1,6 @@
-// Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22 and 26, Bun and Deno
-// over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that fills up.
+// Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22, 24 and 26, Bun and Deno
+// over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that
+// fills up and on one whose writes fail (support/faultfs.py).
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { canMountFaultFs, INSTALL_FAULT_FS, mountFaultFs } from './support/fault-fs.ts';
 import { until } from './support/until.ts';
 
 /** The slowest /healthz answer allowed while another process holds the lock. */
@@ -291,6 +293,65 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
     });
   }
 });
+
+describe.skipIf(!canMountFaultFs())(
+  `SQLite on a disk that starts failing writes: an I/O error, then a read-only disk (FUSE)${canMountFaultFs() ? '' : ` (skipped: ${INSTALL_FAULT_FS})`}`,
+  () => {
+    for (const name of ['Node 24', 'Bun', 'Deno']) {
+      it(`${name}: /readyz 503 with its reason within 5 s of each fault and 200 within 5 s of its end, creates refused meanwhile and none answered 200 lost`, async () => {
+        const dir = directory();
+        const data = join(dir, '.plant-store');
+        const disk = await mountFaultFs(join(dir, 'disk'), data);
+        let server: SpawnedServer | undefined;
+        try {
+          server = await spawnServer(runtime(name), 'working', {}, dir);
+          const readiness = probe(server, '/readyz', 100);
+          const creates = load(server, 4, 1n);
+          const figures: Record<string, unknown>[] = [];
+          for (const fault of ['EIO', 'EROFS'] as const) {
+            const before = creates.results.length;
+            await until(() => creates.results.slice(before).filter((a) => a.status === 200).length >= 50, 20_000, `50 creates answered 200 before ${fault}`);
+            disk.fail(fault);
+            const faultAt = Date.now();
+            await until(() => readiness.results.some((p) => p.at >= faultAt && p.status === 503), 5_000, `/readyz 503 within 5 s of ${fault}`);
+            const notReadyMs = readiness.results.find((p) => p.at >= faultAt && p.status === 503)!.at - faultAt;
+            const reason = await send(server.baseUrl, { method: 'GET', path: '/readyz' });
+            // A few seconds of the fault under load.
+            await until(() => Date.now() - faultAt >= 2_000, 5_000, `2 s of ${fault}`);
+            disk.fail(undefined);
+            const endAt = Date.now();
+            await until(() => readiness.results.some((p) => p.at >= endAt && p.status === 200), 5_000, `/readyz 200 within 5 s of the end of ${fault}`);
+            const readyMs = readiness.results.find((p) => p.at >= endAt && p.status === 200)!.at - endAt;
+            const during = creates.results.filter((a) => a.at >= faultAt + 1_000 && a.at < endAt);
+            figures.push({ fault, notReadyMs, readyMs, reason: reason.body, statusesDuring: [...new Set(during.map((a) => a.status))] });
+            expect(reason.status).toBe(503);
+            expect(JSON.parse(reason.body)).toMatchObject({ error: 1501, message: expect.any(String) });
+          }
+          const after = creates.results.length;
+          await until(() => creates.results.slice(after).filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 after the faults');
+          creates.stop();
+          readiness.stop();
+          const [answers] = await Promise.all([creates.done, readiness.done]);
+          console.log(
+            JSON.stringify({
+              runtime: name,
+              figures,
+              statuses: Object.fromEntries([...new Set(answers.map((a) => a.status))].map((s) => [s, answers.filter((a) => a.status === s).length])),
+            }),
+          );
+          expect(answers.filter((a) => ![200, 503, 507].includes(a.status)).map((a) => `${a.status} ${a.message}`)).toEqual([]);
+          expect(server.child.exitCode).toBeNull();
+          await server.close();
+          const stored = rows(dir, join(data, 'plants.db'));
+          expect(answers.filter((a) => a.status === 200 && stored[String(a.id)] !== `plant-${a.id}`).map((a) => a.id)).toEqual([]);
+        } finally {
+          await server?.close();
+          await disk.unmount();
+        }
+      }, 90_000);
+    }
+  },
+);
 
 describe('SQLite: the database file removed or replaced under a running server', () => {
   for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
