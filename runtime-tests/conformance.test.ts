@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describeHttpConformance } from '@plant-store/testing';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runtime, RUNTIMES, runtimeVersion, spawnServer } from './runtimes.ts';
+import { describe, expect, it } from 'vitest';
+import { runtime, RUNTIMES, runtimeVersion, spawnServer, temporaryDirectories } from './runtimes.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 
 describe('runtime versions under test', () => {
@@ -23,9 +20,7 @@ for (const runtime of RUNTIMES) {
 }
 
 // The same suite over HTTPS (PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY), where the standalone server serves it.
-const certificates = mkdtempSync(join(tmpdir(), 'plant-store-conformance-tls-'));
-afterAll(() => rmSync(certificates, { recursive: true, force: true }));
-const authority = createTestAuthority(certificates);
+const authority = createTestAuthority(temporaryDirectories('plant-store-conformance-tls-')());
 const served = authority.leaf('conformance');
 for (const name of ['Node 24', 'workerd']) {
   describeHttpConformance({

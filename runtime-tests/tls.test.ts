@@ -5,12 +5,12 @@
 // HTTP on an address other than loopback; and the runtimes that refuse TLS for now.
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { request, Agent } from 'node:https';
+import { Agent } from 'node:https';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { CONFORMANCE_TOKEN } from '@plant-store/testing';
+import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_LINES, runtime, runToExit, spawnListening, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { createTestAuthority, type TestAuthority, type TestCertificate } from './support/test-certificates.ts';
@@ -30,36 +30,23 @@ beforeAll(() => {
 
 const tlsEnv = (pair: { certPath: string; keyPath: string }) => ({ PLANT_STORE_TLS_CERT: pair.certPath, PLANT_STORE_TLS_KEY: pair.keyPath });
 
-/** One request over HTTPS trusting only the test CA, on `agent` when given: status and body. */
-function httpsSend(
+/** One request over HTTPS (the testing kit's `send`) trusting only the test CA, on `agent` when given: status and body. */
+async function httpsSend(
   baseUrl: string,
   options: { method?: string; path: string; body?: string; token?: boolean; agent?: Agent },
 ): Promise<{ status: number; body: string }> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: 'localhost',
-        port: url.port,
-        method: options.method ?? 'POST',
-        path: options.path,
-        ca: authority.ca,
-        agent: options.agent,
-        headers: {
-          ...(options.token === false ? {} : { authorization: `Bearer ${CONFORMANCE_TOKEN}` }),
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) }),
-        },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
+  const { status, body } = await send(baseUrl.replace('127.0.0.1', 'localhost'), {
+    method: options.method ?? 'POST',
+    path: options.path,
+    headers: {
+      ...(options.token === false ? {} : { authorization: `Bearer ${CONFORMANCE_TOKEN}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    ca: authority.ca,
   });
+  return { status, body };
 }
 
 /** The CN of the certificate a new TLS connection to `baseUrl` is served with, verified against the test CA. */
@@ -127,17 +114,24 @@ describe.each([...NODE_LINES, 'workerd'])('%s standalone server over TLS', (name
 
 describe('the standalone server over TLS on Node 24, on a bad day and at renewal', () => {
   it('serves a renewed pair (files renamed into place, as an ACME client does) to new connections with no request failed under load, a pair replaced in place on SIGHUP, and keeps the pair in use when the new key is not its certificate', async () => {
+    // As certbot keeps them: links in a directory of their own (the one the server watches),
+    // pointing at files kept in another.
     const pairDir = directory();
-    const live = { certPath: join(pairDir, 'cert.pem'), keyPath: join(pairDir, 'key.pem') };
+    mkdirSync(join(pairDir, 'live'));
+    mkdirSync(join(pairDir, 'store'));
+    const live = { certPath: join(pairDir, 'live/cert.pem'), keyPath: join(pairDir, 'live/key.pem') };
+    let version = 0;
     const place = (pair: TestCertificate, how: 'rename' | 'in place') => {
-      for (const [from, to] of [
-        [pair.cert, live.certPath],
-        [pair.key, live.keyPath],
+      if (how === 'rename') version++;
+      for (const [text, link, file] of [
+        [pair.cert, live.certPath, `cert${version}.pem`],
+        [pair.key, live.keyPath, `key${version}.pem`],
       ] as const) {
-        if (how === 'in place') writeFileSync(to, from);
-        else {
-          writeFileSync(`${to}.new`, from);
-          renameSync(`${to}.new`, to);
+        // In place: the files the links point at are rewritten, which no watched directory sees.
+        writeFileSync(join(pairDir, 'store', file), text);
+        if (how === 'rename') {
+          symlinkSync(`../store/${file}`, `${link}.new`);
+          renameSync(`${link}.new`, link);
         }
       }
     };
@@ -176,14 +170,14 @@ describe('the standalone server over TLS on Node 24, on a bad day and at renewal
       expect(statuses.filter((status) => status !== 200)).toEqual([]);
       expect(server.output()).toMatch(/TLS certificate reloaded from .*cert\.pem \(CN=renewed, valid until /);
 
-      // Written in place, with no change a watcher could see in the directory: SIGHUP.
+      // Written in place behind the links, where no watcher looks: only SIGHUP rereads it.
       place(authority.leaf('third'), 'in place');
       server.child.kill('SIGHUP');
       await until(async () => (await servedName(server.baseUrl)) === 'third', 10_000, 'the third certificate served after SIGHUP');
 
       // A key that is not the certificate's: one line, and the pair in use stays.
       const stranger = authority.leaf('stranger');
-      writeFileSync(live.keyPath, stranger.key);
+      writeFileSync(join(pairDir, 'store', `key${version}.pem`), stranger.key);
       server.child.kill('SIGHUP');
       await until(() => /is not the key of the certificate in .*; the certificate in use stays/.test(server.output()), 10_000, 'the refusal of the bad pair');
       expect(await servedName(server.baseUrl)).toBe('third');

@@ -12,30 +12,30 @@ export function canAptInstall() {
 
 /**
  * Installs Debian packages with apt-get, after one `apt-get update` (a fresh
- * container has no package lists), printing each command as typed; stops
- * the calling script if one fails.
+ * container has no package lists), printing each command as typed. Returns
+ * whether both succeeded; what failed is printed.
  *
  * @param {string} label the calling script's name, which starts every line it prints
  * @param {string[]} packages
  * @param {string[]} [options] more `apt-get install` options, e.g. `--no-install-recommends`
+ * @returns {boolean}
  */
 export function aptInstall(label, packages, options = []) {
-  run(label, APT_GET, ['update']);
-  run(label, APT_GET, ['install', '-y', ...options, ...packages]);
+  return run(label, APT_GET, ['update']) && run(label, APT_GET, ['install', '-y', ...options, ...packages]);
 }
 
 /**
  * @param {string} label
  * @param {string} command
  * @param {string[]} args
+ * @returns {boolean}
  */
 function run(label, command, args) {
   console.log(`${label}: $ ${[command, ...args].join(' ')}`);
   const { status, error } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (error !== undefined || status !== 0) {
-    console.error(`${label}: \`${[command, ...args].join(' ')}\` failed (${error?.message ?? `exit code ${status}`})`);
-    process.exit(1);
-  }
+  if (error === undefined && status === 0) return true;
+  console.error(`${label}: \`${[command, ...args].join(' ')}\` failed (${error?.message ?? `exit code ${status}`})`);
+  return false;
 }
 
 /**
@@ -52,7 +52,8 @@ function run(label, command, args) {
  * @property {string} missing the tool as the tests expect it, e.g. `pgbouncer at /usr/sbin/pgbouncer`
  * @property {string | string[]} package Debian's package, or the packages that bring the tool together
  * @property {string[]} [options] more `apt-get install` options
- * @property {{ exitCode: 0 | 1, message: string }} cannotInstall what to say where it cannot be installed (not root, or no apt-get), and whether that stops the test command
+ * @property {{ exitCode: 0 | 1, message: string }} cannotInstall what to say where it cannot be installed (not root, no apt-get, or, for an `optional` tool, an install that failed), and whether that stops the test command
+ * @property {boolean} [optional] whether an install that fails (a release without the package) only skips the tests that need the tool, as `cannotInstall` says, rather than stop the test command
  */
 
 /**
@@ -81,7 +82,11 @@ export function ensureDebianPackage(tool) {
   }
   const packages = [tool.package].flat();
   console.log(`${label}: no ${tool.missing}; installing Debian's ${packages.join(', ')} package${packages.length > 1 ? 's' : ''}`);
-  aptInstall(label, packages, tool.options);
+  if (!aptInstall(label, packages, tool.options)) {
+    if (tool.optional !== true) process.exit(1);
+    (tool.cannotInstall.exitCode === 0 ? console.log : console.error)(`${label}: no ${tool.missing}, ${tool.cannotInstall.message}`);
+    process.exit(tool.cannotInstall.exitCode);
+  }
   const installed = tool.find();
   if (installed === undefined) {
     console.error(`${label}: apt-get installed ${packages.join(', ')}, but no ${tool.missing} still`);

@@ -17,6 +17,7 @@ ensureDebianPackage({
   missing: `fusepy at ${FUSEPY}`,
   package: 'python3-fusepy',
   options: ['--no-install-recommends'],
+  optional: true,
   cannotInstall: {
     exitCode: 0,
     message:

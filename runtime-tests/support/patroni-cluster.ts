@@ -2,15 +2,19 @@
 // Debian 12's packages (etcd 3.4, Patroni 3.0, HAProxy 2.6, PostgreSQL 15), configured by the
 // snippets docs/scaling.md shows (docs/snippets/etcd.conf.yml, patroni.yml, haproxy.cfg) with
 // their addresses, ports and paths replaced by the test's own.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { PATRONI_BINARIES } from './patroni-binaries.mjs';
+import { processTree } from './process-memory.ts';
 import { freePort } from './start-postgres.mjs';
 import { until } from './until.ts';
+
+const execFileAsync = promisify(execFile);
 
 const snippet = (name: string) => readFileSync(fileURLToPath(new URL(`../../docs/snippets/${name}`, import.meta.url)), 'utf8');
 
@@ -37,8 +41,8 @@ export interface PatroniCluster {
   healthy(leader: string | undefined, timeoutMs: number): Promise<string>;
   /** Kills `name`'s Patroni, its postmaster and every backend at once with SIGKILL, as a machine that dies. */
   kill(name: string): void;
-  /** `patronictl switchover --leader … --candidate … --force`, run with `leader`'s configuration file; resolves to its output. */
-  switchover(leader: string, candidate: string): string;
+  /** `patronictl switchover --leader … --candidate … --force`, run with `leader`'s configuration file, without blocking the test's own clients; resolves to its output. */
+  switchover(leader: string, candidate: string): Promise<string>;
   /** Everything the cluster's processes printed, for a failure's message. */
   output(): string;
   /** Kills every process the cluster started, by its id, and removes its files. */
@@ -68,9 +72,17 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
     userInfo().uid === 0
       ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) }
       : {};
+  const killed = new Set<Node>();
+  // A test process that ends without destroy() (a crashed worker) still stops what it started.
+  const killAtExit = () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const node of nodes) if (!killed.has(node)) killPostmaster(node.dataDir);
+  };
+  process.once('exit', killAtExit);
   const cleanup = async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    for (const node of nodes) killPostmaster(node.dataDir);
+    for (const node of nodes) if (!killed.has(node)) killPostmaster(node.dataDir);
+    process.off('exit', killAtExit);
     await Promise.all(
       children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)),
     );
@@ -117,9 +129,9 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
       'etcd members agreeing on cluster version 3.4',
     );
 
-    // Patroni: pg1 and pg2 from patroni.yml.
+    // Patroni: pg1 and pg2 from patroni.yml, each given its ports just before it starts.
     const patroniTemplate = snippet('patroni.yml');
-    for (const name of ['pg1', 'pg2']) {
+    const startNode = async (name: string) => {
       const pgPort = await freePort();
       const restPort = await freePort();
       const nodeDir = join(directory, name);
@@ -138,13 +150,14 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
       chmodSync(configPath, 0o644);
       const node: Node = { name, pgPort, restPort, dataDir, configPath, child: undefined };
       nodes.push(node);
-    }
-    // pg1 first, so that it bootstraps the cluster and leads; pg2 then copies it.
-    const startNode = (node: Node) => (node.child = run(node.name, PATRONI_BINARIES.patroni, [node.configPath], asPostgres));
-    startNode(nodes[0]!);
+      node.child = run(name, PATRONI_BINARIES.patroni, [configPath], asPostgres);
+      return node;
+    };
     const rest = (node: Node, path: string) => fetch(`http://127.0.0.1:${node.restPort}${path}`, { signal: AbortSignal.timeout(2_000) });
-    await until(async () => (await rest(nodes[0]!, '/primary').catch(() => undefined))?.status === 200, 60_000, 'pg1 leading');
-    startNode(nodes[1]!);
+    // pg1 first, so that it bootstraps the cluster and leads; pg2 then copies it.
+    const pg1 = await startNode('pg1');
+    await until(async () => (await rest(pg1, '/primary').catch(() => undefined))?.status === 200, 60_000, 'pg1 leading', 250);
+    await startNode('pg2');
 
     // HAProxy from haproxy.cfg.
     const proxyPort = await freePort();
@@ -182,6 +195,8 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
           },
           timeoutMs,
           `${leader ?? 'a leader'} with a streaming synchronous standby`,
+          // Each check opens a connection through HAProxy: a few a second, under the load.
+          250,
         ).catch((error: Error) => {
           throw new Error(`${error.message}; the cluster printed:\n${output.slice(-6_000)}`);
         });
@@ -189,9 +204,11 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
       },
       kill(name) {
         const node = nodes.find((candidate) => candidate.name === name)!;
-        const postmaster = readPostmasterPid(node.dataDir);
-        const pids = [node.child?.pid, postmaster, ...(postmaster === undefined ? [] : childrenOf(postmaster))].filter((pid) => pid !== undefined);
-        for (const pid of pids) {
+        // Every process of the node, read before any is killed, so that all go at once.
+        const postmaster = postmasterOf(node.dataDir);
+        const pids = [...(node.child?.pid === undefined ? [] : processTree(node.child.pid)), ...(postmaster === undefined ? [] : processTree(postmaster))];
+        killed.add(node);
+        for (const pid of new Set(pids)) {
           try {
             process.kill(pid, 'SIGKILL');
           } catch {
@@ -199,13 +216,14 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
           }
         }
       },
-      switchover(leader, candidate) {
+      async switchover(leader, candidate) {
         const node = nodes.find((candidateNode) => candidateNode.name === leader)!;
-        return execFileSync(PATRONI_BINARIES.patronictl, ['-c', node.configPath, 'switchover', '--leader', leader, '--candidate', candidate, '--force'], {
-          encoding: 'utf8',
-          timeout: 60_000,
-          env: { ...process.env, LC_ALL: 'C.UTF-8' },
-        });
+        const { stdout } = await execFileAsync(
+          PATRONI_BINARIES.patronictl,
+          ['-c', node.configPath, 'switchover', '--leader', leader, '--candidate', candidate, '--force'],
+          { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
+        );
+        return stdout;
       },
       output: () => output,
       async destroy() {
@@ -223,46 +241,33 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
   }
 }
 
-/** The postmaster's pid, the first line of `postmaster.pid` in `dataDir`; undefined when it is not running. */
-function readPostmasterPid(dataDir: string): number | undefined {
+/**
+ * The postmaster's pid, the first line of `postmaster.pid` in `dataDir`, when
+ * that process is a postgres still: undefined when it is not running, or when
+ * the file outlived it (a SIGKILL leaves it) and its pid went to another.
+ */
+function postmasterOf(dataDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres' ? pid : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Kills the postmaster of `dataDir` and its children, if it runs. */
+/** Kills the postmaster of `dataDir` and every process below it, if it runs. */
 function killPostmaster(dataDir: string): void {
-  const postmaster = readPostmasterPid(dataDir);
+  const postmaster = postmasterOf(dataDir);
   if (postmaster === undefined) return;
-  for (const pid of [postmaster, ...childrenOf(postmaster)]) {
+  for (const pid of processTree(postmaster)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
-      // Already gone, or not ours.
+      // Already gone.
     }
   }
 }
-
-/** The pids whose parent is `parent`, from /proc. */
-function childrenOf(parent: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The fields after the command name, which ends with the last ')': state, then the parent's pid.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parent) found.push(Number(entry));
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return found;
-}
-
 /** The node a new connection to `url` reaches (by the port it serves on), if it is a primary. */
 async function routedTo(url: string, nodes: readonly Node[]): Promise<string | undefined> {
   const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });

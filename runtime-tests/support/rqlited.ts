@@ -159,6 +159,17 @@ export async function leaderKnownBy(node: RqliteNodeProcess): Promise<string | u
   return body.store?.leader?.node_id || undefined;
 }
 
+/** `rqlite://host:port,…` naming `nodes` in this order, the order the store tries them in, as a deployment sets it. */
+export const databaseUrl = (nodes: readonly RqliteNodeProcess[]) => `rqlite://${nodes.map((node) => new URL(node.url).host).join(',')}`;
+
+/** The node that leads `cluster`, as its first node sees it; throws when it sees none. */
+export async function leaderOf(cluster: readonly RqliteNodeProcess[]): Promise<RqliteNodeProcess> {
+  const id = await leaderSeenBy(cluster[0]!);
+  const leader = cluster.find((node) => node.id === id);
+  if (leader === undefined) throw new Error(`no leader seen (${id})`);
+  return leader;
+}
+
 /** A started cluster of `size` nodes, each ready and agreeing on one leader. */
 export async function startCluster(size: number): Promise<RqliteNodeProcess[]> {
   const first = await startNode('n1');

@@ -2,7 +2,7 @@
 // (Debian's, present wherever the tests run): a CA, and leaf certificates for localhost and
 // 127.0.0.1 that it signs.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A certificate and its key, as PEM files. */
@@ -49,7 +49,7 @@ export function createTestAuthority(directory: string): TestAuthority {
     '/CN=Plant Store test CA',
   ]);
   const extensions = join(directory, 'leaf.ext');
-  execFileSync('sh', ['-c', `printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > '${extensions}'`]);
+  writeFileSync(extensions, 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
   return {
     ca: readFileSync(caCert, 'utf8'),
     leaf(name, days = 2) {

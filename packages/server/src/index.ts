@@ -19,3 +19,4 @@ export type { AccessLogEntry } from './common/format-access-log.ts';
 export type { LogFormat } from './common/log-format.ts';
 export type { StandaloneConfig, StandaloneEnv } from './common/read-standalone-config.ts';
 export type { RunningServer, ServeOptions } from './node-http/serve.ts';
+export type { TlsPair } from './node-http/serve-node-http.ts';

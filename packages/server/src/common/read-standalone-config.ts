@@ -40,7 +40,9 @@ export interface StandaloneEnv extends JwtEnv {
 
 /** Where the certificate and key to serve HTTPS with are (`PLANT_STORE_TLS_CERT`, `PLANT_STORE_TLS_KEY`): PEM files, read by the launcher. */
 export interface TlsFiles {
+  /** `PLANT_STORE_TLS_CERT`: the certificate, its chain after it. */
   readonly certPath: string;
+  /** `PLANT_STORE_TLS_KEY`: its private key. */
   readonly keyPath: string;
 }
 

@@ -3,14 +3,19 @@
 // when they change.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { dirname, resolve } from 'node:path';
 import type { LogRecord } from '../common/_format-log-records.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import type { StandaloneConfig, TlsFiles } from '../common/read-standalone-config.ts';
 import type { RunningServer, TlsPair } from '../node-http/serve-node-http.ts';
 
+/** How long the files must stay unchanged before they are read again. */
+const SETTLE_MS = 200;
+
 /** A pair read and checked: what to serve, and what to say of it. */
 export interface CheckedTlsPair {
+  /** The certificate and key, as read, which node:tls accepted together. */
   readonly pair: TlsPair;
   /** The certificate's subject and end of validity, for the lines that name it. */
   readonly summary: string;
@@ -42,6 +47,12 @@ export function readTlsPair(files: TlsFiles, now: Date = new Date()): CheckedTls
   if (!certificate.checkPrivateKey(privateKey)) {
     throw new TypeError(`PLANT_STORE_TLS_KEY: the key in ${files.keyPath} is not the key of the certificate in ${files.certPath} (PLANT_STORE_TLS_CERT)`);
   }
+  // What OpenSSL itself refuses to serve with (a key too small for its security level, say), named here rather than at listen.
+  try {
+    createSecureContext({ cert, key, minVersion: 'TLSv1.2' });
+  } catch (error) {
+    throw new TypeError(`PLANT_STORE_TLS_CERT: the certificate in ${files.certPath} and its key cannot serve TLS (${(error as Error).message})`);
+  }
   const subject = certificate.subject.replaceAll('\n', ', ');
   const summary = `${subject}, valid until ${new Date(certificate.validTo).toISOString()}`;
   const warnings: LogRecord[] = [];
@@ -71,10 +82,15 @@ function readSetting(name: string, path: string): Buffer {
 /**
  * Reads the pair again (`inUse` being the one served now) on SIGHUP and when either file changes (an ACME
  * client replaces them, often by renaming new files or links into place, so
- * each file's directory is watched), at most once per 200 ms of changes. A
+ * each file's directory is watched), once changes have stopped for 200 ms. A
  * pair that reads and checks is handed to `use` when it differs from the last;
  * one that does not is reported in one line, and the last one stays in use.
  * Returns what stops the watching.
+ *
+ * @param files The settings' paths.
+ * @param inUse The pair served now, which an unchanged read leaves alone.
+ * @param use Serves a new pair (the server's `setTls`).
+ * @param report Writes one line.
  */
 export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (checked: CheckedTlsPair) => void, report: (record: LogRecord) => void): () => void {
   let current = fingerprint(inUse.pair);
@@ -94,22 +110,19 @@ export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (check
     report({ level: 'info', msg: `plant-store: TLS certificate reloaded from ${files.certPath} (${checked.summary})` });
     for (const warning of checked.warnings) report(warning);
   };
+  // Each change pushes the reload back, so that a certificate and key renamed into place a
+  // moment apart are read together.
   const soon = () => {
-    if (timer === undefined) timer = setTimeout(reload, 200);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(reload, SETTLE_MS);
   };
-  const watched = new Map<string, Set<string>>();
-  for (const path of [files.certPath, files.keyPath]) {
-    const full = resolve(path);
-    const names = watched.get(dirname(full)) ?? new Set<string>();
-    names.add(basename(full));
-    watched.set(dirname(full), names);
-  }
+  // Any change in the files' directories counts, not only their names: a secret mounted by
+  // Kubernetes is renewed by repointing a `..data` link beside them. The fingerprint check
+  // keeps a change that touches neither file cheap and silent.
   const watchers: FSWatcher[] = [];
-  for (const [directory, names] of watched) {
+  for (const directory of new Set([files.certPath, files.keyPath].map((path) => dirname(resolve(path))))) {
     try {
-      const watcher = watch(directory, { persistent: false }, (_event, name) => {
-        if (name === null || names.has(String(name))) soon();
-      });
+      const watcher = watch(directory, { persistent: false }, soon);
       // A directory that goes away stops its watcher; SIGHUP still reloads.
       watcher.on('error', () => watcher.close());
       watchers.push(watcher);
@@ -129,6 +142,10 @@ export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (check
  * {@link watchTlsPair} for a launcher's server: each pair that reads and checks
  * goes to `running.setTls`, each line to the log in the configured format.
  * Nothing without TLS.
+ *
+ * @param config The launcher's settings: `tls`, and the log's format and level.
+ * @param inUse The pair the server was started with; undefined without TLS.
+ * @param running The server, whose `setTls` takes each new pair.
  */
 export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: RunningServer): void {
   const { setTls } = running;

@@ -63,7 +63,9 @@ export interface ServerOptions {
 
 /** A certificate, its chain after it, and its private key, in PEM. */
 export interface TlsPair {
+  /** The certificate, then the intermediate certificates of its chain, in PEM. */
   readonly cert: string | Uint8Array;
+  /** The certificate's private key, in PEM, without a passphrase. */
   readonly key: string | Uint8Array;
 }
 
@@ -200,6 +202,12 @@ export async function serveNodeHttp(
   const stopWriteTimeout =
     writeTimeoutMs > 0 ? cutStalledWrites(server, connectionEvent, writeTimeoutMs, options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs)) : () => {};
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    // Over TLS, a connection whose handshake never finished (node:https reports its timeout
+    // here) has no HTTP to answer and no request to log: it goes at once.
+    if (options.tls !== undefined && !connections.has(socket)) {
+      socket.destroy();
+      return;
+    }
     let connection = connections.get(socket);
     if (connection === undefined) connections.set(socket, (connection = newConnection(log !== false)));
     answerClientError(error, socket, connection, log, requestIds);

@@ -36,6 +36,9 @@ export async function runNode(build?: BuildOptions): Promise<void> {
     if (config.logFormat === 'json' || !writesLevel(config.logLevel, 'warn')) logWarningsAsJson(writesLevel(config.logLevel, 'warn'));
     // Before the store opens, and in the primary before any worker starts: a pair that cannot serve stops the start at once.
     const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
+    // SIGHUP rereads the pair once serving; until then it must not end the process (a
+    // supervisor passes it on to every worker, started or not).
+    if (tls !== undefined) process.on('SIGHUP', () => {});
     if (config.workers > 1 && cluster.isPrimary) return await runCluster(config);
     // A worker whose primary is gone cannot tell it anything (EPIPE); it exits on the
     // disconnect that follows, instead of crashing with a stack trace.

@@ -66,6 +66,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const config = readStandaloneConfig(process.env);
   // Before workerd starts: a pair that cannot serve stops the start at once.
   const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
+  // SIGHUP rereads the pair once serving; until then it must not end the process.
+  if (tls !== undefined) process.on('SIGHUP', () => {});
   // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
   const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
   const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);
