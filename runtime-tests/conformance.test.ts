@@ -1,6 +1,6 @@
 import { describeHttpConformance } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
-import { runtime, RUNTIMES, runtimeVersion, spawnServer, temporaryDirectories } from './runtimes.ts';
+import { NODE_LINES, runtime, RUNTIMES, runtimeVersion, spawnServer, temporaryDirectories } from './runtimes.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 
 describe('runtime versions under test', () => {
@@ -22,7 +22,7 @@ for (const runtime of RUNTIMES) {
 // The same suite over HTTPS (PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY), where the standalone server serves it.
 const authority = createTestAuthority(temporaryDirectories('plant-store-conformance-tls-')());
 const served = authority.leaf('conformance');
-for (const name of ['Node 24', 'workerd']) {
+for (const name of [...NODE_LINES, 'workerd']) {
   describeHttpConformance({
     name: `${name} standalone over TLS`,
     unmatched: 'not-found',
