@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { LogRecord } from '../common/_format-log-records.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import type { StandaloneConfig, TlsFiles } from '../common/read-standalone-config.ts';
-import type { RunningServer, TlsPair } from '../node-http/serve-node-http.ts';
+import { tlsOptions, type RunningServer, type TlsPair } from '../node-http/serve-node-http.ts';
 
 /** How long the files must stay unchanged before they are read again. */
 const SETTLE_MS = 200;
@@ -49,7 +49,7 @@ export function readTlsPair(files: TlsFiles, now: Date = new Date()): CheckedTls
   }
   // What OpenSSL itself refuses to serve with (a key too small for its security level, say), named here rather than at listen.
   try {
-    createSecureContext({ cert, key, minVersion: 'TLSv1.2' });
+    createSecureContext(tlsOptions({ cert, key }));
   } catch (error) {
     throw new TypeError(`PLANT_STORE_TLS_CERT: the certificate in ${files.certPath} and its key cannot serve TLS (${(error as Error).message})`);
   }

@@ -245,7 +245,7 @@ export async function serveNodeHttp(
 }
 
 /** What node:tls takes for `pair`: TLS 1.2 at least (RFC 9325 §3.1.1), Node's own ciphers. */
-function tlsOptions(pair: TlsPair) {
+export function tlsOptions(pair: TlsPair) {
   return { cert: toPem(pair.cert), key: toPem(pair.key), minVersion: 'TLSv1.2' as const };
 }
 
