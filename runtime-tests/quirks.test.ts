@@ -11,8 +11,9 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtime, runtimeVersion, runToExit, spawnListening, type SpawnedServer } from './runtimes.ts';
+import { runtime, runtimeVersion, runToExit, spawnListening, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
+import { createTestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
@@ -62,6 +63,13 @@ const QUIRKS = {
     upstream: 'https://github.com/oven-sh/bun/issues/10507 (Bun.serve sends a ReadableStream body chunked and drops the Content-Length given)',
     deletionSet:
       "nothing: give the paced docs files their Content-Length instead (packages/server/src/bun/paced-body.ts, with the adapter's SharedBody hook), and drop the chunked sentences of pacedBody's comment and of docs/contract.md's HEAD rule and 'Clients that do not read'",
+  },
+  'bun-reload-keeps-tls': {
+    runtime: 'Bun',
+    seenOn: '1.4.5',
+    upstream: 'https://github.com/oven-sh/bun/issues/43815 (server.reload() takes tls and ignores it; Bun.serve has no setSecureContext) and #8872',
+    deletionSet:
+      "in packages/server/src/bun/run-bun.ts the second server setTls opens beside the first and the first one's retirement (retired, the retiring map and its use in onAnswered, the stopping set), and reusePort for TLS alone: setTls becomes server.reload({ tls }); runtime-tests/quirks/bare-tls-reload.ts and its canary; the Bun sentences of docs/standalone.md's renewal section",
   },
   'deno-serve-no-timeouts': {
     runtime: 'Deno',
@@ -196,6 +204,7 @@ function openLines(baseUrl: string): Promise<LineSocket> {
 const SCRIPT = fileURLToPath(new URL('quirks/bare-server.ts', import.meta.url));
 const ACCEPT_SCRIPT = fileURLToPath(new URL('quirks/bare-accept.ts', import.meta.url));
 const IMMEDIATE_SCRIPT = fileURLToPath(new URL('quirks/immediate-chain.ts', import.meta.url));
+const TLS_RELOAD_SCRIPT = fileURLToPath(new URL('quirks/bare-tls-reload.ts', import.meta.url));
 
 /** What immediate-chain.ts measured on `binary`: echo round trips beside a setImmediate chain and a setTimeout(0) one. */
 async function roundTripsBesideChains(binary: string, args: readonly string[]): Promise<{ immediate: number; timeout: number }> {
@@ -260,6 +269,18 @@ describe('runtime quirks the server works around are still there (packages/serve
       });
     });
 
+    it('bun-reload-keeps-tls: a server reloaded with another certificate still serves the first one to new connections', async () => {
+      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-tls-')());
+      const [first, second] = [authority.leaf('first'), authority.leaf('second')];
+      const { code, stdout, stderr } = await runToExit(runtime('Bun').binary, [TLS_RELOAD_SCRIPT], {
+        cwd: tmpdir(),
+        env: { QUIRK_FIRST_CERT: first.certPath, QUIRK_FIRST_KEY: first.keyPath, QUIRK_SECOND_CERT: second.certPath, QUIRK_SECOND_KEY: second.keyPath },
+        killAfterMs: 20_000,
+      });
+      expect(code, stderr).toBe(0);
+      const { served } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { served: string };
+      expect(served, gone('bun-reload-keeps-tls', version)).toBe('first');
+    });
     it('bun-pipelined-behind-pending: two requests in one write, the first answered a turn later: neither is answered, the connection closes', async () => {
       // Node answers both, in order. The body of each is read whole before its answer is due.
       const request = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd`;

@@ -64,3 +64,14 @@ export function answeredUnread(serverPort: number, clientPorts: ReadonlySet<numb
   }
   return answered.size;
 }
+
+/**
+ * How many sockets listen on `port` (IPv4): more than one while processes, or
+ * servers of one process, share it with SO_REUSEPORT, as the standalone Bun
+ * server's old and new servers do for a moment after a certificate renewal.
+ */
+export function listeners(port: number): number {
+  const LISTEN = '0A';
+  // Listening sockets do not come and go as connections do: no entry is read twice.
+  return tcpTable().filter(({ localPort, remotePort, state }) => state === LISTEN && localPort === port && remotePort === 0).length;
+}

@@ -8,7 +8,6 @@ import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts'
 import { openServed } from '../launcher/_open-served.ts';
 import { pacedBody } from './paced-body.ts';
 import { readStandaloneConfig } from '../common/read-standalone-config.ts';
-import { refuseTls } from '../common/_refuse-tls.ts';
 import { writeLogRecords } from '../common/_write-log-records.ts';
 import { spawnIpcWorker } from './_spawn-ipc-worker.ts';
 import { startupRecords } from '../common/startup-lines.ts';
@@ -17,16 +16,27 @@ import { stopOnStartError } from '../launcher/_stop-on-start-error.ts';
 import { superviseWorkers, type ListeningMessage } from '../launcher/_supervise-workers.ts';
 import { WORKER_OF } from '../common/_standalone-variables.ts';
 import { warnUnknownVariables } from '../launcher/_warn-unknown-variables.ts';
+import { keepTlsPairFresh, readTlsPair } from '../launcher/_tls-pair.ts';
+import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
+import type { TlsPair } from '../node-http/serve-node-http.ts';
 
 interface BunServer {
   readonly url: URL;
+  readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
   /** This request's own idle timeout, in seconds, from now: Bun's only cut of an answer its client does not take. */
   timeout(request: Request, seconds: number): void;
 }
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; idleTimeout: number; reusePort: boolean; fetch: (request: Request) => Promise<Response> }): BunServer;
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout: number;
+    reusePort: boolean;
+    tls?: TlsPair;
+    fetch: (request: Request, server: BunServer) => Promise<Response>;
+  }): BunServer;
 };
 
 /** The whole request, as on Node: a body not in by then is answered 408 (1402). */
@@ -63,7 +73,11 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     // Its supervisor has warned already: the workers share its environment.
     if (!supervised) warnUnknownVariables(Object.keys(Bun.env), 'Bun', Bun.env);
     const config = readStandaloneConfig(Bun.env);
-    refuseTls(config, 'Bun');
+    // Before the store opens, and in the supervisor before any worker starts: a pair that cannot serve stops the start at once.
+    const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
+    // SIGHUP rereads the pair once serving; until then it must not end the process (the
+    // supervisor passes it on to every worker, started or not).
+    if (tls !== undefined) process.on('SIGHUP', () => {});
     if (config.workers > 1 && !supervised) {
       // The same entry again, with Bun's own flags.
       return await superviseWorkers(config, spawnIpcWorker(process.execPath, [...process.execArgv, ...process.argv.slice(1)]), { ownSockets: true });
@@ -79,28 +93,68 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     );
     // The write timeout: once an answer is handed to Bun, its connection's idle timer runs from Bun's last
     // write for that long rather than IDLE_TIMEOUT_S, for this request alone (bun/QUIRKS.md, bun-no-write-timeout).
+    // Asked of the server the request came through: another one's `timeout` leaves the request alone.
     let server: BunServer;
+    const retiring = new Map<Request, BunServer>();
     const writeTimeoutS = Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(config.writeTimeoutMs / 1000));
     const guarded = withRequestDeadline(fetch, {
       timeoutMs: REQUEST_TIMEOUT_MS,
       // No request is answered before Bun.serve below has returned the server.
-      onAnswered: writeTimeoutS === 0 ? undefined : (request) => server.timeout(request, writeTimeoutS),
+      onAnswered:
+        writeTimeoutS === 0 ? undefined : (request) => (retiring.size === 0 ? server : (retiring.get(request) ?? server)).timeout(request, writeTimeoutS),
     });
     // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.
     const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
-    // Only with several processes: otherwise another process could open the port beside this one.
-    const reusePort = config.workers > 1;
+    // A server a renewed certificate replaced (bun/QUIRKS.md, bun-reload-keeps-tls) answers what still comes to it,
+    // closing each connection after its answer, until it stops.
+    const retired = (request: Request, own: BunServer) => {
+      retiring.set(request, own);
+      return draining.fetch(request).then(
+        (response) => {
+          retiring.delete(request);
+          response.headers.set('connection', 'close');
+          return response;
+        },
+        (error: unknown) => {
+          retiring.delete(request);
+          throw error;
+        },
+      );
+    };
+    const listen = (port: number, pair: TlsPair | undefined) =>
+      Bun.serve({
+        hostname: config.host,
+        port,
+        idleTimeout: IDLE_TIMEOUT_S,
+        // With several processes, or with TLS, whose renewal opens a second server on the port beside the first.
+        reusePort: config.workers > 1 || pair !== undefined,
+        ...(pair === undefined ? {} : { tls: pair }),
+        fetch: (request, own) => (own === server ? draining.fetch(request) : retired(request, own)),
+      });
     try {
-      server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_S, reusePort, fetch: (request) => draining.fetch(request) });
+      server = listen(config.port, tls?.pair);
     } catch (error) {
       throw explainListenError(error, config.host, config.port);
     }
+    const stopping = new Set<Promise<void>>();
+    keepTlsPairFresh(config, tls, {
+      // Throws, keeping the server in use, when Bun refuses the pair.
+      setTls(pair) {
+        const previous = server;
+        server = listen(previous.port, pair);
+        // New connections go to the new server once the old one stops listening; until then
+        // the kernel gives them to either, and the old one closes the connections it answers.
+        const stopped = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMINGS.graceMs)).then(() => previous.stop());
+        stopping.add(stopped);
+        void stopped.then(() => stopping.delete(stopped));
+      },
+    });
     const url = server.url.origin;
-    const records = startupRecords(config, url, served.store);
+    const records = [...startupRecords(config, url, served.store), ...(tls?.warnings ?? [])];
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);
     const stop = draining.stopper(
-      () => server.stop().then(() => served.close()),
+      () => Promise.all([server.stop(), ...stopping]).then(() => served.close()),
       () => process.exit(0),
     );
     process.on('SIGINT', stop);

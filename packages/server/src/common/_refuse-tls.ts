@@ -1,4 +1,4 @@
-// Runs in the Bun and Deno launchers: plain data.
+// Runs in the Deno launcher: plain data.
 import type { StandaloneConfig } from './read-standalone-config.ts';
 
 /**
@@ -8,9 +8,9 @@ import type { StandaloneConfig } from './read-standalone-config.ts';
  *
  * @throws TypeError naming `PLANT_STORE_TLS_CERT` when `config.tls` is set
  */
-export function refuseTls(config: Pick<StandaloneConfig, 'tls'>, runtime: 'Bun' | 'Deno'): void {
+export function refuseTls(config: Pick<StandaloneConfig, 'tls'>, runtime: 'Deno'): void {
   if (config.tls === undefined) return;
   throw new TypeError(
-    `PLANT_STORE_TLS_CERT: the standalone server serves HTTPS on Node and workerd only so far, not on ${runtime}; run it on Node (npm start), or put a proxy that ends TLS in front and unset PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY`,
+    `PLANT_STORE_TLS_CERT: the standalone server serves HTTPS on Node, Bun and workerd only so far, not on ${runtime}; run it on Node (npm start) or Bun, or put a proxy that ends TLS in front and unset PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY`,
   );
 }

@@ -1,4 +1,4 @@
-// Runs in the Node launcher and its cluster workers, and the workerd launcher (node:fs, node:crypto): the certificate
+// Runs in the Node and Bun launchers and their workers, and the workerd launcher (node:fs, node:crypto): the certificate
 // and key PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY name, read, checked, and read again
 // when they change.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
@@ -147,7 +147,7 @@ export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (check
  * @param inUse The pair the server was started with; undefined without TLS.
  * @param running The server, whose `setTls` takes each new pair.
  */
-export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: RunningServer): void {
+export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: Pick<RunningServer, 'setTls'>): void {
   const { setTls } = running;
   if (config.tls === undefined || inUse === undefined || setTls === undefined) return;
   watchTlsPair(
