@@ -145,6 +145,7 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
   { name: 'raw Bun.serve (baseline)', runtime: 'Bun', baseline: true, command: [bun, server('baseline-bun.mjs')] },
   { name: 'Plant Store standalone (Bun.serve)', runtime: 'Bun', peer: ELYSIA, command: [bun, bunStandalone] },
   { name: 'Plant Store adapter-fetch on Bun.serve', runtime: 'Bun', command: [bun, server('plant-store-bun-serve.mjs')] },
+  { name: 'Plant Store standalone (Bun.serve) over TLS', runtime: 'Bun', against: 'Plant Store standalone (Bun.serve)', tls: true, command: [bun, bunStandalone] },
   ...sqliteRows('Plant Store standalone (Bun.serve)', 'Bun', [bun, bunStandalone]),
   { name: 'Hono + valibot on Bun.serve', runtime: 'Bun', command: [bun, server('hono-bun.mjs')] },
   { name: ELYSIA, runtime: 'Bun', command: [bun, server('elysia-bun.mjs')] },
