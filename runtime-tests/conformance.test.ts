@@ -22,7 +22,7 @@ for (const runtime of RUNTIMES) {
 // The same suite over HTTPS (PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY), where the standalone server serves it.
 const authority = createTestAuthority(temporaryDirectories('plant-store-conformance-tls-')());
 const served = authority.leaf('conformance');
-for (const name of [...NODE_LINES, 'Bun', 'workerd']) {
+for (const name of [...NODE_LINES, 'Bun', 'Deno', 'workerd']) {
   describeHttpConformance({
     name: `${name} standalone over TLS`,
     unmatched: 'not-found',

@@ -78,6 +78,14 @@ const QUIRKS = {
     deletionSet:
       "packages/server/src/deno/run-deno.ts serving through node:http (serveStandalone) may become Deno.serve; with it go src/deno/_watch-accepting.ts and _watch-shared-accepting.ts (node:net's accept loop) unless Deno.serve's has the same EMFILE quirk",
   },
+  'deno-https-two-step-stalls': {
+    runtime: 'Deno',
+    seenOn: '2.9.6',
+    upstream:
+      'https://github.com/denoland/deno/issues/36821 (the nearest: node:http stalls a kept-alive connection after an early answer to a body left unread; no issue names this case, an answer ended after the body over node:https)',
+    deletionSet:
+      'the onDenoOverTls branch of writeResponse in packages/adapter-node/src/create-node-handler.ts and onDenoOverTls itself, and the Deno sentence on early answers over TLS in docs/contract.md and docs/standalone.md; runtime-tests/quirks/bare-https-two-step.ts and its canary',
+  },
   'deno-accept-after-emfile': {
     runtime: 'Deno',
     seenOn: '2.9.6',
@@ -205,6 +213,7 @@ const SCRIPT = fileURLToPath(new URL('quirks/bare-server.ts', import.meta.url));
 const ACCEPT_SCRIPT = fileURLToPath(new URL('quirks/bare-accept.ts', import.meta.url));
 const IMMEDIATE_SCRIPT = fileURLToPath(new URL('quirks/immediate-chain.ts', import.meta.url));
 const TLS_RELOAD_SCRIPT = fileURLToPath(new URL('quirks/bare-tls-reload.ts', import.meta.url));
+const HTTPS_TWO_STEP_SCRIPT = fileURLToPath(new URL('quirks/bare-https-two-step.ts', import.meta.url));
 
 /** What immediate-chain.ts measured on `binary`: echo round trips beside a setImmediate chain and a setTimeout(0) one. */
 async function roundTripsBesideChains(binary: string, args: readonly string[]): Promise<{ immediate: number; timeout: number }> {
@@ -359,6 +368,19 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
     afterAll(async () => {
       await server?.close();
+    });
+
+    it('deno-https-two-step-stalls: after an answer ended once the request body is in, node:https serves no other request on the connection', async () => {
+      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-https-')());
+      const pair = authority.leaf('localhost');
+      const { code, stdout, stderr } = await runToExit(runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTPS_TWO_STEP_SCRIPT], {
+        cwd: tmpdir(),
+        env: { QUIRK_CERT: pair.certPath, QUIRK_KEY: pair.keyPath },
+        killAfterMs: 20_000,
+      });
+      expect(code, stderr).toBe(0);
+      const { statuses } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: string[] };
+      expect(statuses, gone('deno-https-two-step-stalls', version)).toEqual(['HTTP/1.1 401']);
     });
 
     it('deno-serve-no-timeouts: Deno.serve neither cuts nor answers a request whose head never ends', async () => {

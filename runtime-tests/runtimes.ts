@@ -107,6 +107,19 @@ export function withWorkers(runtime: Runtime): Runtime {
   return { ...runtime, production: [command!, `--allow-run=${runtime.binary}`, ...rest] };
 }
 
+/**
+ * Deno's `args` granted reading the directories of the TLS files `env` names,
+ * as `pnpm start:deno` grants them: added to its `--allow-read` list, or as
+ * one of their own.
+ */
+function withTlsReadable(args: readonly string[], env: Record<string, string | undefined>): readonly string[] {
+  const directories = [env['PLANT_STORE_TLS_CERT'], env['PLANT_STORE_TLS_KEY']].flatMap((path) => (path ? [dirname(path)] : []));
+  if (directories.length === 0) return args;
+  const read = args.findIndex((arg) => arg.startsWith('--allow-read='));
+  if (read < 0) return [args[0]!, `--allow-read=${directories.join(',')}`, ...args.slice(1)];
+  return args.map((arg, index) => (index === read ? `${arg},${directories.join(',')}` : arg));
+}
+
 /** The version a runtime reports, e.g. `v22.23.3` or `workerd 2026-07-30`. */
 export function runtimeVersion(runtime: Runtime): string {
   const [first, ...rest] = runtime.versionArgs;
@@ -143,10 +156,11 @@ export async function spawnServer(
   const clean = () => {
     if (shared === undefined) rmSync(data, { recursive: true, force: true });
   };
+  const args = scenario === 'working' ? runtime.production : runtime.fixture;
   const server = await spawnListening(
     `${runtime.name} (${scenario})`,
     runtime.binary,
-    scenario === 'working' ? runtime.production : runtime.fixture,
+    runtime.name === 'Deno' ? withTlsReadable(args, env) : args,
     {
       PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
       PLANT_STORE_ACCESS_LOG: 'off',

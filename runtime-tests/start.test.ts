@@ -2,13 +2,13 @@
 // `npm start`, on a copy of this checkout with nothing installed (on Node 20,
 // this machine's own and past its end of life), then again on that copy once
 // installed, on each Node line the support policy names; and `npm run start:deno` with a SQLite file outside
-// the default directory. Connections leave through a proxy that refuses and
+// the default directory, and over TLS with the certificate behind links. Connections leave through a proxy that refuses and
 // counts them, so "asks nothing of the registry" is checked, not assumed; the
 // copy's serving install comes from this machine's npm cache and pnpm store,
 // which the full install (the test command's first half) filled.
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_LINES, runtime } from './runtimes.ts';
+import { createTestAuthority } from './support/test-certificates.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const temporary = mkdtempSync(join(tmpdir(), 'plant-store-start-'));
@@ -80,7 +81,7 @@ async function npm(node: string, cwd: string, args: string[], env: Record<string
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('close', (code, signal) => done({ code, signal })));
   const url = await new Promise<string>((found, fail) => {
     const read = () => {
-      const match = /plant-store listening on (http:\/\/\S+)/.exec(output);
+      const match = /plant-store listening on (https?:\/\/\S+)/.exec(output);
       if (match !== null) found(match[1]!);
     };
     child.stdout.on('data', read);
@@ -175,5 +176,37 @@ describe('npm run start:deno', () => {
     expect(failureLines(server.output())).toEqual([]);
     expect(ended).toEqual({ code: 0, signal: null });
     expect(existsSync(join(data, 'plants.db'))).toBe(true);
+  });
+
+  it('serves HTTPS from a certificate and key behind links as certbot keeps them, granted reading their directories', async () => {
+    const letsencrypt = mkdtempSync(join(temporary, 'deno-tls-'));
+    const authority = createTestAuthority(letsencrypt);
+    const pair = authority.leaf('localhost');
+    // live/ holds links into archive/, as certbot lays them out.
+    mkdirSync(join(letsencrypt, 'archive'));
+    mkdirSync(join(letsencrypt, 'live'));
+    for (const [file, from] of [
+      ['cert.pem', pair.certPath],
+      ['key.pem', pair.keyPath],
+    ] as const) {
+      writeFileSync(join(letsencrypt, 'archive', file), readFileSync(from));
+      symlinkSync(`../archive/${file}`, join(letsencrypt, 'live', file));
+    }
+    const server = await npm('Node 24', root, ['run', 'start:deno'], {
+      PLANT_STORE_DATABASE_URL: 'memory:',
+      PLANT_STORE_TLS_CERT: join(letsencrypt, 'live/cert.pem'),
+      PLANT_STORE_TLS_KEY: join(letsencrypt, 'live/key.pem'),
+    });
+    expect(server.url).toMatch(/^https:\/\//);
+    const created = await send(server.url.replace('127.0.0.1', 'localhost'), {
+      path: '/plants',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":1,"name":"Monstera"}',
+      ca: authority.ca,
+    });
+    expect([created.status, created.body]).toEqual([200, '{"name":"Monstera"}']);
+    const ended = await server.interrupt();
+    expect(failureLines(server.output())).toEqual([]);
+    expect(ended).toEqual({ code: 0, signal: null });
   });
 });

@@ -108,6 +108,14 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
     res.end(body);
     return;
   }
+  if (onDenoOverTls(req)) {
+    // Deno over TLS serves nothing more on a connection after an answer written in two steps
+    // (packages/server/src/deno/QUIRKS.md, deno-https-two-step-stalls): it ends at once, and the
+    // rest of the body is read and dropped.
+    res.end(body);
+    req.resume();
+    return;
+  }
   // Part of the body is still on its way: send the answer whole, drop the
   // rest of the body, and end once it is in.
   res.write(body);
@@ -135,6 +143,11 @@ function headerList(headers: Readonly<Record<string, string>>, contentLength: st
 }
 
 /** Whether a body may follow the head (RFC 9112 §6.3): chunked, or a length above 0. */
+/** Whether `req` came to Deno's node:https (or another TLS server on Deno). */
+function onDenoOverTls(req: IncomingMessage): boolean {
+  return process.versions.deno !== undefined && (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
+}
+
 function bodyMayFollow(req: IncomingMessage): boolean {
   const length = rawHeader(req, 'content-length');
   return (length !== undefined && length !== '0') || rawHeader(req, 'transfer-encoding') !== undefined;

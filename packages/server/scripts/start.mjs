@@ -9,7 +9,7 @@
 // second), and only when a source it was built from has changed since, so a
 // second start needs neither the registry nor a package manager.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -259,28 +259,52 @@ function denoStoreDirectories(value) {
 }
 
 /**
+ * The directories of the TLS certificate and key (`PLANT_STORE_TLS_CERT`,
+ * `PLANT_STORE_TLS_KEY`), which Deno's server reads and watches for a renewal:
+ * each file's own, and the one a link there points into (certbot's `live/`
+ * links point into `archive/`, and a renewal repoints them).
+ * @returns {string[]}
+ */
+function denoTlsDirectories() {
+  const directories = [];
+  for (const value of [process.env.PLANT_STORE_TLS_CERT, process.env.PLANT_STORE_TLS_KEY]) {
+    const path = value?.trim();
+    if (!path) continue;
+    directories.push(dirname(resolve(path)));
+    try {
+      directories.push(dirname(realpathSync(path)));
+    } catch {
+      // Missing: the server says so, naming the setting.
+    }
+  }
+  return directories;
+}
+
+/**
  * Deno's permission flags for the server: the network, every variable (the
  * server reads its own, postgres.js the `PG…` ones, and unknown
- * `PLANT_STORE_…` names are looked for), the store's directory, and with
- * `PLANT_STORE_WORKERS` asking for several processes, Deno's own binary, to
- * start the others.
+ * `PLANT_STORE_…` names are looked for), the store's directory, the TLS
+ * files' directories (read only), and with `PLANT_STORE_WORKERS` asking for
+ * several processes, Deno's own binary, to start the others.
  * @param {string} binary
  * @returns {string[]}
  */
 function denoPermissions(binary) {
   const directories = denoStoreDirectories(process.env.PLANT_STORE_DATABASE_URL);
+  const readable = [...new Set([...directories, ...denoTlsDirectories()])];
   // Deno splits a flag's value at every comma, with no way to escape one (https://github.com/denoland/deno/issues/32010).
-  const comma = directories.find((path) => path.includes(','));
+  const comma = readable.find((path) => path.includes(','));
   if (comma !== undefined) {
-    console.error(
-      `plant-store: PLANT_STORE_DATABASE_URL: Deno cannot be granted ${comma}, whose path holds a comma; keep the SQLite file in another directory`,
-    );
+    const setting = directories.includes(comma) ? 'PLANT_STORE_DATABASE_URL' : 'PLANT_STORE_TLS_CERT';
+    const keep = directories.includes(comma) ? 'the SQLite file' : 'the certificate and key';
+    console.error(`plant-store: ${setting}: Deno cannot be granted ${comma}, whose path holds a comma; keep ${keep} in another directory`);
     process.exit(1);
   }
   return [
     '--allow-net',
     '--allow-env',
-    ...(directories.length > 0 ? [`--allow-read=${directories.join(',')}`, `--allow-write=${directories.join(',')}`] : []),
+    ...(readable.length > 0 ? [`--allow-read=${readable.join(',')}`] : []),
+    ...(directories.length > 0 ? [`--allow-write=${directories.join(',')}`] : []),
     ...(Number(process.env.PLANT_STORE_WORKERS?.trim() || '1') > 1 ? [`--allow-run=${binary}`] : []),
   ];
 }

@@ -1,4 +1,6 @@
 // Runs on Deno: the supervisor of a Deno server with PLANT_STORE_WORKERS.
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR } from '../launcher/_open-store.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
 import { WORKER_OF } from '../common/_standalone-variables.ts';
@@ -21,7 +23,8 @@ const granted = (descriptor: Descriptor) => Deno.permissions.querySync(descripto
  * is passed on whole; otherwise only its parts the server uses: the
  * address it listens on, the database's host and the JWKS URL's host
  * (`PLANT_STORE_JWKS_URL`), the variables it reads,
- * and the SQLite file (or the default store's directory). Each may also
+ * the SQLite file (or the default store's directory), and the directories of
+ * the TLS certificate and key, read only. Each may also
  * read `PLANT_STORE_WORKER_OF`, which marks it as a worker.
  *
  * @param variables The environment variables the server reads.
@@ -42,7 +45,7 @@ export function denoWorkerPermissions(config: StandaloneConfig, variables: reado
   // postgres.js reads a PG… variable for every option it is not given.
   pass('env', 'variable', [...variables, 'PG*'], [WORKER_OF]);
   const files = storeFiles(config);
-  pass('read', 'path', files);
+  pass('read', 'path', [...files, ...tlsDirectories(config)]);
   pass('write', 'path', files);
   if (granted({ name: 'sys' })) flags.push('--allow-sys');
   return flags;
@@ -63,6 +66,18 @@ function urlHosts(text: string | undefined): string[] {
   } catch {
     return [];
   }
+}
+
+/** The directories the TLS certificate and key are read and watched in: each file's own, and the one a link there points into. */
+function tlsDirectories({ tls }: StandaloneConfig): string[] {
+  if (tls === undefined) return [];
+  return [tls.certPath, tls.keyPath].flatMap((path) => {
+    try {
+      return [dirname(resolve(path)), dirname(realpathSync(path))];
+    } catch {
+      return [dirname(resolve(path))];
+    }
+  });
 }
 
 /** The files SQLite opens (the database, its write-ahead log and shared memory), or the default store's directory. */

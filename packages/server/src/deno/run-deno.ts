@@ -6,7 +6,7 @@ import { logUnhandledRejections } from '../launcher/log-unhandled-rejections.ts'
 import type { BuildOptions } from '../common/build-options.ts';
 import { openServed } from '../launcher/_open-served.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
-import { refuseTls } from '../common/_refuse-tls.ts';
+import { keepTlsPairFresh, readTlsPair } from '../launcher/_tls-pair.ts';
 import { serveStandalone } from '../node-http/_serve-standalone.ts';
 import { spawnDenoWorker, tellDenoSupervisor, whenDenoSupervisorEnds } from './_spawn-deno-worker.ts';
 import { STANDALONE_VARIABLES, WORKER_OF } from '../common/_standalone-variables.ts';
@@ -22,7 +22,7 @@ declare const Deno: {
   permissions: { querySync(descriptor: { name: 'env'; variable?: string } | { name: 'run'; command: string }): { readonly state: string } };
   readonly mainModule: string;
   execPath(): string;
-  addSignalListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): void;
   exit(code: number): never;
 };
 
@@ -77,7 +77,11 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     // Its supervisor has warned already. Listing every name needs the whole of --allow-env: asked, Deno would throw (or prompt).
     if (!supervised && Deno.permissions.querySync({ name: 'env' }).state === 'granted') warnUnknownVariables(Object.keys(Deno.env.toObject()), 'Deno', env);
     const config = readStandaloneConfig(env);
-    refuseTls(config, 'Deno');
+    // Before the store opens, and in the supervisor before any worker starts: a pair that cannot serve stops the start at once.
+    const tls = config.tls === undefined ? undefined : readTlsPair(config.tls);
+    // SIGHUP rereads the pair once serving; until then it must not end the process (the
+    // supervisor passes it on to every worker, started or not).
+    if (tls !== undefined) Deno.addSignalListener('SIGHUP', () => {});
     if (config.workers > 1 && !supervised) {
       if (Deno.permissions.querySync({ name: 'run', command: Deno.execPath() }).state !== 'granted') {
         throw new Error(`PLANT_STORE_WORKERS: starting ${config.workers} processes on Deno needs --allow-run=${Deno.execPath()}`);
@@ -87,8 +91,9 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     }
     logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
-    const running = await serveStandalone(config, served, config.workers > 1);
-    const records = startupRecords(config, running.url, served.store);
+    const running = await serveStandalone(config, served, config.workers > 1, tls?.pair);
+    keepTlsPairFresh(config, tls, running);
+    const records = [...startupRecords(config, running.url, served.store), ...(tls?.warnings ?? [])];
     if (supervised) tellDenoSupervisor({ type: 'plant-store:listening', url: running.url, records });
     else writeLogRecords(records, config);
     // With several processes on the port, a check connection may be taken by any of them.
