@@ -167,6 +167,13 @@ export const CONTENDERS = /** @satisfies {Contender[]} */ ([
     against: DENO_NODE_HTTP_BASELINE,
     command: [deno, ...denoStandaloneRun, denoStandalone],
   },
+  {
+    name: 'Plant Store standalone (node:http on Deno) over TLS',
+    runtime: 'Deno',
+    against: 'Plant Store standalone (node:http on Deno)',
+    tls: true,
+    command: [deno, ...denoStandaloneRun, denoStandalone],
+  },
   ...sqliteRows('Plant Store standalone (node:http on Deno)', 'Deno', [deno, ...denoStandaloneRun, denoStandalone]).map((row) => ({
     ...row,
     against: DENO_NODE_HTTP_BASELINE,
