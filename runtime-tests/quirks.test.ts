@@ -69,7 +69,7 @@ const QUIRKS = {
     seenOn: '1.4.5',
     upstream: 'https://github.com/oven-sh/bun/issues/43815 (server.reload() takes tls and ignores it; Bun.serve has no setSecureContext) and #8872',
     deletionSet:
-      "in packages/server/src/bun/run-bun.ts the second server setTls opens beside the first and the first one's retirement (retired, the retiring map and its use in onAnswered, the stopping set), and reusePort for TLS alone: setTls becomes server.reload({ tls }); runtime-tests/quirks/bare-tls-reload.ts and its canary; the Bun sentences of docs/standalone.md's renewal section",
+      "in packages/server/src/bun/run-bun.ts the second server setTls opens beside the first and the first one's retirement (retired, closingWhenRetired, the retiring map and its use in onAnswered, the stopping set, BunServer.port), and reusePort for TLS alone: setTls becomes server.reload({ tls }); runtime-tests/quirks/bare-tls-reload.ts and its canary; in runtime-tests/tls.test.ts the wait for one listener on the port and the resets allowed to Bun in the renewal, and listeners() in support/held-connections.ts; the Bun sentences of docs/standalone.md's renewal section and of docs/contract.md's TLS difference",
   },
   'deno-serve-no-timeouts': {
     runtime: 'Deno',

@@ -108,9 +108,9 @@ export function withWorkers(runtime: Runtime): Runtime {
 }
 
 /**
- * Deno's `args` granted reading the directories of the TLS files `env` names,
- * as `pnpm start:deno` grants them: added to its `--allow-read` list, or as
- * one of their own.
+ * Deno's `args` granted reading the directories of the TLS files `env` names
+ * (what `pnpm start:deno` grants too): added to its `--allow-read` list, or
+ * as one of their own.
  */
 function withTlsReadable(args: readonly string[], env: Record<string, string | undefined>): readonly string[] {
   const directories = [env['PLANT_STORE_TLS_CERT'], env['PLANT_STORE_TLS_KEY']].flatMap((path) => (path ? [dirname(path)] : []));

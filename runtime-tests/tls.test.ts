@@ -141,12 +141,22 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
       place(certificate, 'rename');
       const server = await spawnServer(runtime(name), 'working', tlsEnv(live));
       const port = Number(new URL(server.baseUrl).port);
+      // On Bun a renewal retires the old server, and Linux resets the connections still waiting in its accept
+      // queue as it stops (bun/QUIRKS.md, bun-reload-keeps-tls): a client connecting at that instant may see a
+      // reset before anything it sent was read. Allowed there, and only there.
+      const resetAllowed = (error: NodeJS.ErrnoException) => name === 'Bun' && error.code === 'ECONNRESET';
+      const nameNow = () =>
+        servedName(server.baseUrl).catch((error: NodeJS.ErrnoException) => {
+          if (resetAllowed(error)) return 'reset';
+          throw error;
+        });
       try {
         expect(await servedName(server.baseUrl)).toBe('first');
         // Load: 4 clients on kept-alive connections and 4 opening a new connection per create.
         let stop = false;
         let next = 1;
         const statuses: number[] = [];
+        const resets: number[] = [];
         const kept = new Agent({ keepAlive: true, maxSockets: 4, ca: authority.ca });
         const client = async (agent: Agent | undefined) => {
           while (!stop) {
@@ -155,15 +165,16 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
               path: '/plants',
               body: `{"id":${id},"name":"p${id}"}`,
               agent: agent ?? new Agent({ ca: authority.ca }),
-            }).catch((error: Error) => ({ status: 0, body: error.message }));
-            statuses.push(answer.status);
+            }).catch((error: NodeJS.ErrnoException) => ({ status: 0, body: error.code ?? error.message }));
+            if (answer.status === 0 && agent === undefined && resetAllowed({ code: answer.body } as NodeJS.ErrnoException)) resets.push(id);
+            else statuses.push(answer.status);
           }
         };
         const clients = [...Array.from({ length: 4 }, () => client(kept)), ...Array.from({ length: 4 }, () => client(undefined))];
         try {
           await until(() => statuses.length >= 100, 20_000, '100 creates before the renewal');
           place(authority.leaf('renewed'), 'rename');
-          await until(async () => (await servedName(server.baseUrl)) === 'renewed', 10_000, 'the renewed certificate served');
+          await until(async () => (await nameNow()) === 'renewed', 10_000, 'the renewed certificate served');
           const after = statuses.length;
           await until(() => statuses.length >= after + 100, 20_000, '100 creates after the renewal');
         } finally {
@@ -172,12 +183,17 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
           kept.destroy();
         }
         expect(statuses.filter((status) => status !== 200)).toEqual([]);
+        // A reset create was never read: the same id with another name is not a conflict.
+        for (const id of resets) {
+          expect((await httpsSend(server.baseUrl, { path: '/plants', body: `{"id":${id},"name":"again"}` })).status, `create ${id}, reset`).toBe(200);
+        }
+        if (resets.length > 0) console.log(JSON.stringify({ name, resetAtRenewal: resets.length }));
         expect(server.output()).toMatch(/TLS certificate reloaded from .*cert\.pem \(CN=renewed, valid until /);
 
         // Written in place behind the links, where no watcher looks: only SIGHUP rereads it.
         place(authority.leaf('third'), 'in place');
         server.child.kill('SIGHUP');
-        await until(async () => (await servedName(server.baseUrl)) === 'third', 10_000, 'the third certificate served after SIGHUP');
+        await until(async () => (await nameNow()) === 'third', 10_000, 'the third certificate served after SIGHUP');
         // Bun serves a new pair from a second server on the port, beside the first for half a second
         // (bun/QUIRKS.md, bun-reload-keeps-tls): from the first one's end on, every new connection gets the new pair.
         await until(() => listeners(port) === 1, 10_000, 'one server left on the port');
@@ -191,6 +207,8 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
         expect(server.output().match(/the certificate in use stays/g)).toHaveLength(1);
         expect((await httpsSend(server.baseUrl, { method: 'GET', path: '/healthz', token: false })).status).toBe(200);
         expect(server.child.exitCode).toBeNull();
+        // Deno's check that the server still accepts (deno/QUIRKS.md, deno-accept-after-emfile) sees TLS connections too.
+        expect(server.output()).not.toMatch(/stopped accepting connections/);
       } finally {
         await server.close();
       }
@@ -201,7 +219,10 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
   it.each(['Node 24', 'Bun', 'Deno'])(
     '%s cuts a connection whose TLS handshake never finishes after the 10 s headers timeout (Bun: its own cut of a connection with no request head, about 12 s), and readers that never read after the write timeout',
     async (name) => {
-      const server = await spawnServer(runtime(name), 'working', { ...tlsEnv(certificate), PLANT_STORE_WRITE_TIMEOUT_MS: '2000' });
+      // Bun's timer wheel may cut up to 4 s before a timeout is due (bun/QUIRKS.md, bun-idle-timer-wheel): there
+      // 5 s, so that the stalled readers are seen held before their cut.
+      const writeTimeoutMs = name === 'Bun' ? 5_000 : 2_000;
+      const server = await spawnServer(runtime(name), 'working', { ...tlsEnv(certificate), PLANT_STORE_WRITE_TIMEOUT_MS: String(writeTimeoutMs) });
       const sockets: Socket[] = [];
       try {
         const port = Number(new URL(server.baseUrl).port);
@@ -234,7 +255,8 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
         await until(() => heldConnections(port, silentPorts) === 0, 30_000, 'the silent connection let go of');
         const silentMs = Date.now() - started;
         console.log(JSON.stringify({ name, handshakeCutMs: silentMs, stalledReadersCutMs: stalledMs }));
-        expect(silentMs).toBeGreaterThanOrEqual(9_000);
+        // The 10 s headers timeout (less up to 4 s on Bun, whose own cut of a connection with no head runs on its wheel).
+        expect(silentMs).toBeGreaterThanOrEqual(name === 'Bun' ? 6_000 : 9_000);
         expect(server.child.exitCode).toBeNull();
         expect((await httpsSend(server.baseUrl, { method: 'GET', path: '/healthz', token: false })).status).toBe(200);
       } finally {

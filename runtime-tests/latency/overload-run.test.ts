@@ -148,7 +148,7 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   try {
     pinToCoreZero(server);
     const { baseUrl } = server;
-    execFileSync('sync', { stdio: 'ignore' });
+    execFileSync('sync', { stdio: 'ignore', timeout: 60_000 });
     await offerLoadApart(warmUp(baseUrl));
     unloaded = await offerLoadApart({ baseUrl, clients: 4, pauseMs: PAUSE_MS, seconds: 5, firstId: 2_000_000, timeoutMs: 10_000 });
     const witnesses = witnessCores([0, 1], LOAD_SECONDS + 60, runtime('Node 24').binary);

@@ -3,7 +3,7 @@
 // apart from a disk that was slow to make writes durable at the time.
 import { readFileSync, readdirSync } from 'node:fs';
 
-/** Totals over every whole disk (no partitions, loop or RAM devices) since boot, in ms and counts. */
+/** Totals over every disk the kernel lists as a block device, save loop, RAM, device-mapper and RAID ones (which would count their disks' writes twice), since boot, in ms and counts. */
 export interface DiskActivity {
   /** Writes completed. */
   readonly writes: number;
@@ -21,7 +21,7 @@ export function diskActivity(): DiskActivity {
   let disks: Set<string>;
   try {
     text = readFileSync('/proc/diskstats', 'utf8');
-    disks = new Set(readdirSync('/sys/block').filter((name) => !/^(loop|ram|zram)/.test(name)));
+    disks = new Set(readdirSync('/sys/block').filter((name) => !/^(loop|ram|zram|dm-|md)/.test(name)));
   } catch {
     return { writes: 0, writeMs: 0, flushes: 0, flushMs: 0 };
   }

@@ -142,12 +142,12 @@ function headerList(headers: Readonly<Record<string, string>>, contentLength: st
   return list;
 }
 
-/** Whether a body may follow the head (RFC 9112 §6.3): chunked, or a length above 0. */
 /** Whether `req` came to Deno's node:https (or another TLS server on Deno). */
 function onDenoOverTls(req: IncomingMessage): boolean {
   return process.versions.deno !== undefined && (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
 }
 
+/** Whether a body may follow the head (RFC 9112 §6.3): chunked, or a length above 0. */
 function bodyMayFollow(req: IncomingMessage): boolean {
   const length = rawHeader(req, 'content-length');
   return (length !== undefined && length !== '0') || rawHeader(req, 'transfer-encoding') !== undefined;

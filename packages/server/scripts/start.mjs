@@ -9,7 +9,7 @@
 // second), and only when a source it was built from has changed since, so a
 // second start needs neither the registry nor a package manager.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -259,25 +259,18 @@ function denoStoreDirectories(value) {
 }
 
 /**
- * The directories of the TLS certificate and key (`PLANT_STORE_TLS_CERT`,
- * `PLANT_STORE_TLS_KEY`), which Deno's server reads and watches for a renewal:
- * each file's own, and the one a link there points into (certbot's `live/`
- * links point into `archive/`, and a renewal repoints them).
- * @returns {string[]}
+ * The directories of the TLS certificate and key, each with the variable that
+ * names it (`PLANT_STORE_TLS_CERT`, `PLANT_STORE_TLS_KEY`), which Deno's server
+ * reads and watches for a renewal. Deno checks a read at the path asked, not
+ * at the one a link there points to, so certbot's `live/` directory is enough
+ * for links into `archive/`.
+ * @returns {[variable: string, directory: string][]}
  */
 function denoTlsDirectories() {
-  const directories = [];
-  for (const value of [process.env.PLANT_STORE_TLS_CERT, process.env.PLANT_STORE_TLS_KEY]) {
-    const path = value?.trim();
-    if (!path) continue;
-    directories.push(dirname(resolve(path)));
-    try {
-      directories.push(dirname(realpathSync(path)));
-    } catch {
-      // Missing: the server says so, naming the setting.
-    }
-  }
-  return directories;
+  return /** @type {const} */ (['PLANT_STORE_TLS_CERT', 'PLANT_STORE_TLS_KEY']).flatMap((name) => {
+    const path = process.env[name]?.trim();
+    return path ? [/** @type {[string, string]} */ ([name, dirname(resolve(path))])] : [];
+  });
 }
 
 /**
@@ -291,15 +284,18 @@ function denoTlsDirectories() {
  */
 function denoPermissions(binary) {
   const directories = denoStoreDirectories(process.env.PLANT_STORE_DATABASE_URL);
-  const readable = [...new Set([...directories, ...denoTlsDirectories()])];
+  const tls = denoTlsDirectories();
   // Deno splits a flag's value at every comma, with no way to escape one (https://github.com/denoland/deno/issues/32010).
-  const comma = readable.find((path) => path.includes(','));
+  const comma = [
+    ...directories.map((directory) => /** @type {const} */ (['PLANT_STORE_DATABASE_URL', directory, 'the SQLite file'])),
+    ...tls.map(([name, directory]) => /** @type {const} */ ([name, directory, 'the certificate and key'])),
+  ].find(([, directory]) => directory.includes(','));
   if (comma !== undefined) {
-    const setting = directories.includes(comma) ? 'PLANT_STORE_DATABASE_URL' : 'PLANT_STORE_TLS_CERT';
-    const keep = directories.includes(comma) ? 'the SQLite file' : 'the certificate and key';
-    console.error(`plant-store: ${setting}: Deno cannot be granted ${comma}, whose path holds a comma; keep ${keep} in another directory`);
+    const [setting, directory, what] = comma;
+    console.error(`plant-store: ${setting}: Deno cannot be granted ${directory}, whose path holds a comma; keep ${what} in another directory`);
     process.exit(1);
   }
+  const readable = [...new Set([...directories, ...tls.map(([, directory]) => directory)])];
   return [
     '--allow-net',
     '--allow-env',

@@ -95,9 +95,20 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     // write for that long rather than IDLE_TIMEOUT_S, for this request alone (bun/QUIRKS.md, bun-no-write-timeout).
     // Asked of the server the request came through: another one's `timeout` leaves the request alone.
     let server: BunServer;
+    // The requests in flight on servers a renewed certificate replaced (bun/QUIRKS.md, bun-reload-keeps-tls), with
+    // their server: each closes its connection after its answer, said before the deadline's wrapper hands the answer
+    // over, so that, as for any answer that closes, it first waits for an unread body to be dropped.
     const retiring = new Map<Request, BunServer>();
+    const closingWhenRetired: typeof fetch = (request, context) => {
+      const answer = fetch(request, context);
+      if (retiring.size === 0 || !retiring.has(request)) return answer;
+      return answer.then((response) => {
+        response.headers.set('connection', 'close');
+        return response;
+      });
+    };
     const writeTimeoutS = Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(config.writeTimeoutMs / 1000));
-    const guarded = withRequestDeadline(fetch, {
+    const guarded = withRequestDeadline(closingWhenRetired, {
       timeoutMs: REQUEST_TIMEOUT_MS,
       // No request is answered before Bun.serve below has returned the server.
       onAnswered:
@@ -105,14 +116,19 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     });
     // The deadline knows the requests in flight already: the drain asks it rather than counting each request again.
     const draining = createDrainingFetch(guarded, { whenIdle: guarded.whenIdle });
-    // A server a renewed certificate replaced (bun/QUIRKS.md, bun-reload-keeps-tls) answers what still comes to it,
-    // closing each connection after its answer, until it stops.
+    // A server a renewed certificate replaced answers what still comes to it until it stops.
     const retired = (request: Request, own: BunServer) => {
       retiring.set(request, own);
-      return draining.fetch(request).then(
+      let answer: Promise<Response>;
+      try {
+        answer = draining.fetch(request);
+      } catch (error) {
+        retiring.delete(request);
+        throw error;
+      }
+      return answer.then(
         (response) => {
           retiring.delete(request);
-          response.headers.set('connection', 'close');
           return response;
         },
         (error: unknown) => {
@@ -137,14 +153,17 @@ export async function runBun(build?: BuildOptions): Promise<void> {
       throw explainListenError(error, config.host, config.port);
     }
     const stopping = new Set<Promise<void>>();
-    keepTlsPairFresh(config, tls, {
+    const stopWatchingTls = keepTlsPairFresh(config, tls, {
       // Throws, keeping the server in use, when Bun refuses the pair.
       setTls(pair) {
         const previous = server;
         server = listen(previous.port, pair);
         // New connections go to the new server once the old one stops listening; until then
         // the kernel gives them to either, and the old one closes the connections it answers.
-        const stopped = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMINGS.graceMs)).then(() => previous.stop());
+        const stopped = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMINGS.graceMs))
+          .then(() => previous.stop())
+          // A retired server that cannot stop has nothing more to answer; the process's exit ends it.
+          .catch(() => {});
         stopping.add(stopped);
         void stopped.then(() => stopping.delete(stopped));
       },
@@ -154,7 +173,11 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);
     const stop = draining.stopper(
-      () => Promise.all([server.stop(), ...stopping]).then(() => served.close()),
+      () => {
+        // No renewal may open a server once stopping began.
+        stopWatchingTls();
+        return Promise.all([server.stop(), ...stopping]).then(() => served.close());
+      },
       () => process.exit(0),
     );
     process.on('SIGINT', stop);

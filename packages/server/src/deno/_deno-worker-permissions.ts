@@ -1,5 +1,4 @@
 // Runs on Deno: the supervisor of a Deno server with PLANT_STORE_WORKERS.
-import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR } from '../launcher/_open-store.ts';
 import type { StandaloneConfig } from '../common/read-standalone-config.ts';
@@ -68,16 +67,9 @@ function urlHosts(text: string | undefined): string[] {
   }
 }
 
-/** The directories the TLS certificate and key are read and watched in: each file's own, and the one a link there points into. */
+/** The directories the TLS certificate and key are read and watched in (Deno checks a link's own path, not its target's). */
 function tlsDirectories({ tls }: StandaloneConfig): string[] {
-  if (tls === undefined) return [];
-  return [tls.certPath, tls.keyPath].flatMap((path) => {
-    try {
-      return [dirname(resolve(path)), dirname(realpathSync(path))];
-    } catch {
-      return [dirname(resolve(path))];
-    }
-  });
+  return tls === undefined ? [] : [tls.certPath, tls.keyPath].map((path) => dirname(resolve(path)));
 }
 
 /** The files SQLite opens (the database, its write-ahead log and shared memory), or the default store's directory. */

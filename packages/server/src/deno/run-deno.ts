@@ -92,7 +92,7 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
     logUnhandledRejections(config.logFormat);
     const served = await openServed(config, env, build);
     const running = await serveStandalone(config, served, config.workers > 1, tls?.pair);
-    keepTlsPairFresh(config, tls, running);
+    const stopWatchingTls = keepTlsPairFresh(config, tls, running);
     const records = [...startupRecords(config, running.url, served.store), ...(tls?.warnings ?? [])];
     if (supervised) tellDenoSupervisor({ type: 'plant-store:listening', url: running.url, records });
     else writeLogRecords(records, config);
@@ -107,6 +107,7 @@ export async function runDeno(build?: BuildOptions, extraVariables: readonly str
       if (stopping) return;
       stopping = true;
       stopWatching();
+      stopWatchingTls();
       void running
         .close()
         .then(() => served.close())

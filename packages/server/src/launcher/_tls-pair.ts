@@ -1,4 +1,4 @@
-// Runs in the Node and Bun launchers and their workers, and the workerd launcher (node:fs, node:crypto): the certificate
+// Runs in the Node, Bun and Deno launchers and their workers, and the workerd launcher (node:fs, node:crypto): the certificate
 // and key PLANT_STORE_TLS_CERT and PLANT_STORE_TLS_KEY name, read, checked, and read again
 // when they change.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
@@ -146,11 +146,12 @@ export function watchTlsPair(files: TlsFiles, inUse: CheckedTlsPair, use: (check
  * @param config The launcher's settings: `tls`, and the log's format and level.
  * @param inUse The pair the server was started with; undefined without TLS.
  * @param running The server, whose `setTls` takes each new pair.
+ * @returns What stops the watching (nothing to stop without TLS).
  */
-export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: Pick<RunningServer, 'setTls'>): void {
+export function keepTlsPairFresh(config: StandaloneConfig, inUse: CheckedTlsPair | undefined, running: Pick<RunningServer, 'setTls'>): () => void {
   const { setTls } = running;
-  if (config.tls === undefined || inUse === undefined || setTls === undefined) return;
-  watchTlsPair(
+  if (config.tls === undefined || inUse === undefined || setTls === undefined) return () => {};
+  return watchTlsPair(
     config.tls,
     inUse,
     (checked) => setTls(checked.pair),

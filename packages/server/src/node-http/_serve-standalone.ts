@@ -15,7 +15,7 @@ import { standaloneHandlerOptions } from '../common/_standalone-handler-options.
  * naming `HOST` or `PORT` and what to do.
  *
  * @param reusePort Whether the port is opened with SO_REUSEPORT, for one of several processes each with its own socket (Deno).
- * @param tls The certificate and key to serve HTTPS with (Node), read from `config.tls`'s files.
+ * @param tls The certificate and key to serve HTTPS with (Node and Deno), read from `config.tls`'s files.
  */
 export function serveStandalone(config: StandaloneConfig, served: Served, reusePort = false, tls?: TlsPair): Promise<RunningServer> {
   return serve({
