@@ -30,3 +30,15 @@ for (const name of [...NODE_LINES, 'Bun', 'Deno', 'workerd']) {
     start: (scenario) => spawnServer(runtime(name), scenario, { PLANT_STORE_TLS_CERT: served.certPath, PLANT_STORE_TLS_KEY: served.keyPath }),
   });
 }
+
+// And over HTTP/2, which the standalone Node server offers beside HTTP/1.1 over TLS: the same answers, the suite's
+// HTTP/1.1 framing cases on HTTP/1.1.
+for (const name of NODE_LINES) {
+  describeHttpConformance({
+    name: `${name} standalone over HTTP/2`,
+    unmatched: 'not-found',
+    ca: authority.ca,
+    http2: true,
+    start: (scenario) => spawnServer(runtime(name), scenario, { PLANT_STORE_TLS_CERT: served.certPath, PLANT_STORE_TLS_KEY: served.keyPath }),
+  });
+}

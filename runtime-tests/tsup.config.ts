@@ -18,7 +18,9 @@ const runtimeBuiltins: Plugin = {
   setup(build) {
     const bare = new Set(builtinModules.filter((name) => !name.startsWith('_')));
     build.onResolve({ filter: /^(node|bun):/ }, (args) => ({ path: args.path, external: true }));
-    build.onResolve({ filter: /^[a-z_]+(\/[a-z_]+)?$/ }, (args) => (bare.has(args.path) ? { path: `node:${args.path}`, external: true } : undefined));
+    build.onResolve({ filter: /^[a-z_][a-z0-9_]*(\/[a-z0-9_]+)?$/ }, (args) =>
+      bare.has(args.path) ? { path: `node:${args.path}`, external: true } : undefined,
+    );
   },
 };
 

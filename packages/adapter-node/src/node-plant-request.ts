@@ -47,7 +47,7 @@ export class NodePlantRequest implements PlantRequest {
     const req = this.#req;
     const declared = rawHeader(req, 'content-length');
     if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
-    if (this.#res !== undefined) sendContinue(this.#res);
+    if (this.#res !== undefined) sendContinue(this.#req, this.#res);
     // The whole body is already in the stream's buffer (a host that called
     // the handler late, as Express may): take it at once, without listeners.
     if (req.complete && !req.readableFlowing) return readBuffered(req, maxBytes);
@@ -126,16 +126,27 @@ function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
 
 const EMPTY = new Uint8Array(0);
 
+/** Responses to HTTP/2 requests that expected a 100 and were sent it: node:http2's compatibility API keeps no flag of its own. */
+const sent100OverHttp2 = new WeakSet<ServerResponse>();
+
 /**
- * Tells a client that waits for it (`Expect: 100-continue`, HTTP/1.1, as Node
- * flags it) to send the body, unless Node or an earlier call already did, or
- * an answer has begun. A client that sent its body without waiting gets the
- * 100 as well: harmless (RFC 9110 §15.2), and it keeps the connection open,
- * which Node closes after a final answer to a request still owed a 100.
+ * Tells a client that waits for it (`Expect: 100-continue`: over HTTP/1.1 as
+ * Node flags it, over HTTP/2 as the request says) to send the body, unless
+ * Node or an earlier call already did, or an answer has begun. A client that
+ * sent its body without waiting gets the 100 as well: harmless (RFC 9110
+ * §15.2), and it keeps the connection open, which Node closes after a final
+ * answer to a request still owed a 100.
  */
-function sendContinue(res: ServerResponse): void {
+function sendContinue(req: IncomingMessage, res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  if (req.httpVersionMajor === 2) {
+    if (req.headers.expect?.toLowerCase() !== '100-continue' || sent100OverHttp2.has(res)) return;
+    sent100OverHttp2.add(res);
+    res.writeContinue();
+    return;
+  }
   const flags = res as ServerResponse & ContinueFlags;
-  if (flags._expect_continue === true && flags._sent100 !== true && !res.headersSent && !res.destroyed) res.writeContinue();
+  if (flags._expect_continue === true && flags._sent100 !== true) res.writeContinue();
 }
 
 function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {

@@ -23,6 +23,12 @@ export interface ConformanceTarget {
   start(scenario: ConformanceScenario): Promise<RunningTarget>;
   /** For a server on `https:`: the certificate authority, in PEM, that vouches for its certificate. */
   readonly ca?: string;
+  /**
+   * For a server on `https:` that offers HTTP/2: the suite's requests go over
+   * HTTP/2; its cases on HTTP/1.1 framing stay on HTTP/1.1, which such a
+   * server serves beside it.
+   */
+  readonly http2?: boolean;
 }
 
 const AUTH = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
@@ -87,7 +93,12 @@ export function freshId(): bigint {
 export function describeHttpConformance(target: ConformanceTarget): void {
   describe(`HTTP conformance: ${target.name}`, () => {
     // Over TLS, every request trusts the target's own certificate authority.
-    const send = (baseUrl: string, request: RawRequest) => sendRequest(baseUrl, target.ca === undefined ? request : { ...request, ca: target.ca });
+    const send = (baseUrl: string, request: RawRequest) =>
+      sendRequest(baseUrl, {
+        ...request,
+        ...(target.ca === undefined ? {} : { ca: target.ca }),
+        ...(target.http2 === true ? { http2: true } : {}),
+      });
     const servers = new Map<ConformanceScenario, Promise<RunningTarget>>();
     const server = (scenario: ConformanceScenario) => {
       let started = servers.get(scenario);

@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
+import { connect as connectHttp2 } from 'node:http2';
 
 /** A response as the suite sees it: status, lowercase headers, body text. */
 export interface RawResponse {
@@ -25,6 +26,13 @@ export interface RawRequest {
   readonly agent?: Agent;
   /** For an `https:` base URL: the certificate authority, in PEM, to trust instead of the system's. */
   readonly ca?: string;
+  /**
+   * For an `https:` base URL: over HTTP/2 (node:http2, ALPN `h2`) rather than
+   * HTTP/1.1, on a connection of its own, closed once answered; `agent` is
+   * not used. Headers HTTP/2 forbids (`Connection`, `Transfer-Encoding`…)
+   * must not be given; `Host` becomes `:authority`.
+   */
+  readonly http2?: boolean;
 }
 
 /**
@@ -54,6 +62,7 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
     }
     headers['content-length'] = String(length);
   }
+  if (options.http2 === true) return sendHttp2(url, options, chunks, headers);
   // A keep-alive agent of its own rather than `agent: false`, which would send
   // `Connection: close` (adapter-node's lingering.test.ts covers that case).
   const agent = options.agent ?? keepAliveAgent(baseUrl, { maxSockets: 1, ca: options.ca });
@@ -102,4 +111,55 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawResponse>
     if (expectsContinue) req.once('continue', () => void writeAll().catch(() => {}));
     else void writeAll().catch(() => {});
   });
+}
+
+/** {@link send} over HTTP/2: one stream on a connection of its own. */
+function sendHttp2(
+  url: URL,
+  options: RawRequest,
+  chunks: readonly (string | Uint8Array | BetweenChunks)[],
+  given: Record<string, string | string[]>,
+): Promise<RawResponse> {
+  const headers: Record<string, string | string[]> = {
+    ':method': options.method ?? 'POST',
+    ':path': `${url.pathname.replace(/\/$/, '')}${options.path}`,
+  };
+  for (const [name, value] of Object.entries(given)) {
+    if (name.toLowerCase() === 'host') headers[':authority'] = value;
+    else headers[name.toLowerCase()] = value;
+  }
+  const session = connectHttp2(url.origin, options.ca === undefined ? {} : { ca: options.ca });
+  return new Promise<RawResponse>((resolve, reject) => {
+    let answered = false;
+    let status = 0;
+    let head: Record<string, string | string[] | undefined> = {};
+    const parts: Buffer[] = [];
+    session.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    const stream = session.request(headers, { endStream: chunks.length === 0 });
+    stream.on('response', (received) => {
+      answered = true;
+      status = Number(received[':status']);
+      head = Object.fromEntries(Object.entries(received).filter(([name]) => !name.startsWith(':')));
+    });
+    stream.on('data', (part: Buffer) => parts.push(part));
+    stream.on('end', () => resolve({ status, headers: head, body: Buffer.concat(parts).toString('utf8') }));
+    stream.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    stream.on('close', () => session.close());
+    if (chunks.length === 0) return;
+    void (async () => {
+      for (const chunk of chunks) {
+        if (stream.destroyed || answered) return;
+        if (typeof chunk === 'function') {
+          await chunk();
+          continue;
+        }
+        if (!stream.write(chunk)) await new Promise<void>((done) => stream.once('drain', done));
+      }
+      stream.end();
+    })().catch(() => {});
+  }).finally(() => session.close());
 }

@@ -1,6 +1,7 @@
 // Runs on Node, on Deno (its node:http) and in the workerd launcher's front: the node:http
 // server around any request handler, which serve() and the workerd front run.
-import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { createServer, Server as HttpServerClass, ServerResponse, STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import { Server, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +14,7 @@ import { DEFAULT_WRITE_TIMEOUT_MS } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { recordedRequestId, recordedTraceId, recordRequestId } from './_request-ids.ts';
 import { PacedResponse } from './paced-response.ts';
+import { createHttp2Server } from './_http2-server.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
 export interface ServerOptions {
@@ -59,6 +61,13 @@ export interface ServerOptions {
    * head does. Default: plain HTTP.
    */
   readonly tls?: TlsPair;
+  /**
+   * With `tls`: also serves HTTP/2 to clients that offer it (ALPN `h2`),
+   * beside HTTP/1.1, every answer the same; at most 100 streams at once on a
+   * connection, and its requests held to the same request timeout. Node
+   * only. Default `false`.
+   */
+  readonly http2?: boolean;
 }
 
 /** A certificate, its chain after it, and its private key, in PEM. */
@@ -160,10 +169,24 @@ export async function serveNodeHttp(
   };
   // node:https is node:http over TLS sockets: the same server, whose connections start once
   // their handshake is done ('secureConnection'), and whose raw TCP sockets the timeouts never see.
+  // With HTTP/2, node:http2's server, which hands HTTP/1.1 connections to node:http's own code.
+  const http2 =
+    options.tls !== undefined && options.http2 === true
+      ? createHttp2Server(
+          httpOptions,
+          tlsOptions(options.tls),
+          headersTimeout,
+          HTTP2_IDLE_TIMEOUT_MS,
+          options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+          onRequest,
+          (req, res) => answerTimedOutStream(req, res, requestIds),
+        )
+      : undefined;
   const server: HttpServer =
     options.tls === undefined
       ? createServer(httpOptions, onRequest)
-      : (createHttpsServer({ ...httpOptions, ...tlsOptions(options.tls), handshakeTimeout: headersTimeout }, onRequest) as unknown as HttpServer);
+      : (http2?.server ??
+        (createHttpsServer({ ...httpOptions, ...tlsOptions(options.tls), handshakeTimeout: headersTimeout }, onRequest) as unknown as HttpServer));
   const connectionEvent = options.tls === undefined ? 'connection' : 'secureConnection';
   // A client may shut down its sending side once its request is sent (`nc -N`
   // does; RFC 9112 §9.6: a half-closed connection does not end a request).
@@ -175,7 +198,7 @@ export async function serveNodeHttp(
   // `Expect: 100-continue`: the handler, not Node, decides when to send 100
   // (once the request is authenticated and its declared size accepted), so a
   // client is never invited to upload a body that will be refused unread.
-  server.on('checkContinue', onRequest);
+  if (http2 === undefined) server.on('checkContinue', onRequest);
   // Any other expectation is ignored (RFC 9110 §10.1.1 allows it) instead of
   // Node's bare 417: the request gets the answer it would get without it.
   server.on('checkExpectation', onRequest);
@@ -225,8 +248,13 @@ export async function serveNodeHttp(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      const deadline = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
+      const deadline = setTimeout(() => {
+        http2?.destroySessions();
+        closeAllConnections(server);
+      }, shutdownTimeoutMs);
       deadline.unref();
+      // HTTP/2 clients are told at once to open no new stream; those open are answered.
+      http2?.closeSessions();
       // Stop accepting, but not through http.Server#close, which also cuts idle
       // keep-alive connections at once, under clients about to send on them.
       // For a short grace those requests are answered 503 with Connection:
@@ -242,6 +270,32 @@ export async function serveNodeHttp(
   if (options.tls === undefined) return { server, url, close };
   const secure = server as unknown as { setSecureContext(options: ReturnType<typeof tlsOptions>): void };
   return { server, url, close, setTls: (pair) => secure.setSecureContext(tlsOptions(pair)) };
+}
+
+/** How long an HTTP/2 connection may stay without a frame: node:http's keep-alive timeout for HTTP/1.1. */
+const HTTP2_IDLE_TIMEOUT_MS = 5_000;
+
+/** node:http's closeAllConnections, which node:http2's server (HTTP/1.1 beside HTTP/2) lacks but can run. */
+function closeAllConnections(server: HttpServer): void {
+  HttpServerClass.prototype.closeAllConnections.call(server);
+}
+
+/**
+ * Answers an HTTP/2 stream whose request did not come whole within the
+ * request timeout: 408 (1402) with the Error body, as node:http answers an
+ * HTTP/1.1 one (without `Connection: close`, which HTTP/2 has no use for:
+ * the other streams go on), or a reset of the stream once its answer began.
+ */
+function answerTimedOutStream(req: Http2ServerRequest, res: Http2ServerResponse, requestIds: boolean): void {
+  if (res.headersSent) {
+    res.stream.close(http2Constants.NGHTTP2_CANCEL);
+    return;
+  }
+  const { status, headers, body } = PROTOCOL_ERRORS['request-timeout'];
+  const id = requestIds ? requestIdOf(req.headers['x-request-id'] as string | undefined) : undefined;
+  if (id !== undefined) recordRequestId(res as unknown as ServerResponse, id);
+  res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** What node:tls takes for `pair`: TLS 1.2 at least (RFC 9325 §3.1.1), Node's own ciphers. */
