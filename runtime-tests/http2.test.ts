@@ -75,6 +75,32 @@ function steadyClient(firstId: number): { stop(): Promise<number[]> } {
   };
 }
 
+describe.concurrent.each(['Node 22', 'Node 26'])('%s standalone server over TLS, HTTP/1.1 beside HTTP/2', (name) => {
+  it('keeps an idle HTTP/1.1 connection 5 s (Keep-Alive: timeout=5), then closes it, as node:http does', async () => {
+    const pair = authority.leaf('localhost');
+    const target = await spawnServer(runtime(name), 'working', { PLANT_STORE_TLS_CERT: pair.certPath, PLANT_STORE_TLS_KEY: pair.keyPath });
+    try {
+      const url = new URL(target.baseUrl);
+      const socket = connectTls({ host: '127.0.0.1', port: Number(url.port), servername: 'localhost', ca: authority.ca, ALPNProtocols: ['http/1.1'] });
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      let received = '';
+      socket.setEncoding('utf8').on('data', (part: string) => (received += part));
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await until(() => received.includes('{"status":"ok"}'), 5_000, 'the answer');
+      const answeredAt = Date.now();
+      expect(received).toMatch(/\r\nKeep-Alive: timeout=5\r\n/i);
+      const closedWithin = await Promise.race([closed.then(() => Date.now() - answeredAt), new Promise((resolve) => setTimeout(resolve, 15_000, 'open'))]);
+      socket.destroy();
+      console.log(JSON.stringify({ name, idleClosedAfterMs: closedWithin }));
+      expect(closedWithin).not.toBe('open');
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
 describe('the standalone Node server over HTTP/2', () => {
   it('answers curl over HTTP/2 and over HTTP/1.1 on the same port', () => {
     const curl = (protocol: string) =>
@@ -91,6 +117,34 @@ describe('the standalone Node server over HTTP/2', () => {
       );
     expect(curl('--http2')).toBe('{"name":"Ivy"} 2 200');
     expect(curl('--http1.1')).toBe('{"name":"Ivy"} 1.1 200');
+  });
+
+  it('answers CONNECT over HTTP/2 as any other method, with the Error body, and goes on serving', async () => {
+    const client = await session();
+    client.on('error', () => {});
+    try {
+      const stream = client.request({ ':method': 'CONNECT', ':authority': 'example.com:443' });
+      stream.on('error', () => {});
+      const status = await new Promise<number>((resolve) => stream.once('response', (headers) => resolve(Number(headers[':status']))));
+      expect([404, 405]).toContain(status);
+      stream.close();
+    } finally {
+      client.destroy();
+    }
+    const after = await send(origin, { method: 'GET', path: '/healthz', ca: authority.ca, http2: true });
+    expect(after.status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it('answers a create with an expectation other than 100-continue as it would without it', async () => {
+    const answer = await send(origin, {
+      path: '/plants',
+      headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json', expect: 'something-else' },
+      body: '{"id":31,"name":"Sage"}',
+      ca: authority.ca,
+      http2: true,
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: '{"name":"Sage"}' });
   });
 
   it('sends away connections that reset their streams as soon as they open them (rapid reset: 10 connections, up to 2,000 each), holding at most 100 MiB more, while a steady client goes on', async () => {
@@ -137,8 +191,9 @@ describe('the standalone Node server over HTTP/2', () => {
       }),
     );
     expect(Math.max(peak, after) - before).toBeLessThanOrEqual(100);
-    expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // Each create answered: stored, or refused by the overload bounds with their 503 (on 2 busy cores).
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
 
@@ -206,12 +261,13 @@ describe('the standalone Node server over HTTP/2', () => {
         expect: '100-continue',
       });
       const inFlight = new Promise((resolve) => stream.once('continue', resolve));
-      const answer = new Promise<{ status: number; body: string }>((resolve) => {
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
         let status = 0;
         let body = '';
         stream.on('response', (headers) => (status = Number(headers[':status'])));
         stream.setEncoding('utf8').on('data', (part: string) => (body += part));
         stream.on('end', () => resolve({ status, body }));
+        stream.on('error', reject);
       });
       await inFlight;
       stream.write('{"id":77,');

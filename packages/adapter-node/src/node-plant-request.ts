@@ -138,15 +138,15 @@ const sent100OverHttp2 = new WeakSet<ServerResponse>();
  * answer to a request still owed a 100.
  */
 function sendContinue(req: IncomingMessage, res: ServerResponse): void {
-  if (res.headersSent || res.destroyed) return;
-  if (req.httpVersionMajor === 2) {
-    if (req.headers.expect?.toLowerCase() !== '100-continue' || sent100OverHttp2.has(res)) return;
-    sent100OverHttp2.add(res);
-    res.writeContinue();
+  const flags = res as ServerResponse & ContinueFlags;
+  if (flags._expect_continue === true) {
+    if (flags._sent100 !== true && !res.headersSent && !res.destroyed) res.writeContinue();
     return;
   }
-  const flags = res as ServerResponse & ContinueFlags;
-  if (flags._expect_continue === true && flags._sent100 !== true) res.writeContinue();
+  if (req.httpVersionMajor !== 2 || res.headersSent || res.destroyed) return;
+  if (req.headers.expect?.toLowerCase() !== '100-continue' || sent100OverHttp2.has(res)) return;
+  sent100OverHttp2.add(res);
+  res.writeContinue();
 }
 
 function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {

@@ -143,12 +143,20 @@ function sendHttp2(
       status = Number(received[':status']);
       head = Object.fromEntries(Object.entries(received).filter(([name]) => !name.startsWith(':')));
     });
+    let ended = false;
     stream.on('data', (part: Buffer) => parts.push(part));
-    stream.on('end', () => resolve({ status, headers: head, body: Buffer.concat(parts).toString('utf8') }));
+    stream.on('end', () => {
+      ended = true;
+      resolve({ status, headers: head, body: Buffer.concat(parts).toString('utf8') });
+    });
     stream.on('error', (error) => {
       if (!answered) reject(error);
     });
-    stream.on('close', () => session.close());
+    // A stream reset after its headers, or a connection gone, ends without 'end': that is a failure, not a wait.
+    stream.on('close', () => {
+      session.close();
+      if (!ended) reject(new Error(`the HTTP/2 stream closed before its answer ended (RST_STREAM ${stream.rstCode})`));
+    });
     if (chunks.length === 0) return;
     void (async () => {
       for (const chunk of chunks) {

@@ -180,6 +180,7 @@ export async function serveNodeHttp(
           options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
           onRequest,
           (req, res) => answerTimedOutStream(req, res, requestIds),
+          options.onWriteTimeout ?? warnOfCuts(options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS),
         )
       : undefined;
   const server: HttpServer =
@@ -201,11 +202,16 @@ export async function serveNodeHttp(
   if (http2 === undefined) server.on('checkContinue', onRequest);
   // Any other expectation is ignored (RFC 9110 §10.1.1 allows it) instead of
   // Node's bare 417: the request gets the answer it would get without it.
-  server.on('checkExpectation', onRequest);
+  if (http2 === undefined) server.on('checkExpectation', onRequest);
   // CONNECT: without a listener node:http drops the socket unanswered. It is
   // answered like any other method instead (405 on a route, 404 elsewhere),
   // and the connection, which Node has handed over, is closed after it.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    // Over HTTP/2, CONNECT is a stream like any other, handed over with its response.
+    if (http2 !== undefined && req.httpVersionMajor === 2) {
+      http2.handle(req, socket as unknown as ServerResponse);
+      return;
+    }
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);
@@ -295,7 +301,8 @@ function answerTimedOutStream(req: Http2ServerRequest, res: Http2ServerResponse,
   const id = requestIds ? requestIdOf(req.headers['x-request-id'] as string | undefined) : undefined;
   if (id !== undefined) recordRequestId(res as unknown as ServerResponse, id);
   res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  // The client never finished its request: its side of the stream is closed here, without an error.
+  res.end(body, () => res.stream.close(http2Constants.NGHTTP2_NO_ERROR));
 }
 
 /** What node:tls takes for `pair`: TLS 1.2 at least (RFC 9325 §3.1.1), Node's own ciphers. */
