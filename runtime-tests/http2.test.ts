@@ -11,7 +11,7 @@ import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { connect as connectTls } from 'node:tls';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtime, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
+import { runtime, runtimeVersion, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
 import { processRssMiB } from './support/process-memory.ts';
 import { createTestAuthority, type TestAuthority } from './support/test-certificates.ts';
@@ -99,6 +99,18 @@ describe.concurrent.each(['Node 22', 'Node 26'])('%s standalone server over TLS,
       await target.close();
     }
   }, 30_000);
+});
+
+describe('Node 22, as the Node quirk record says (packages/server/src/node/QUIRKS.md)', () => {
+  it('node22-http2-no-keep-alive-timeout: a bare node:http2 server with HTTP/1.1 beside it has no keep-alive timeout', async () => {
+    const script = "console.log(String(require('node:http2').createSecureServer({ allowHTTP1: true }).keepAliveTimeout))";
+    const { code, stdout, stderr } = await runToExit(runtime('Node 22').binary, ['-e', script], { cwd: directory() });
+    expect(code, stderr).toBe(0);
+    expect(
+      stdout.trim(),
+      `Node ${runtimeVersion(runtime('Node 22'))} now sets node:http2's keep-alive timeout for HTTP/1.1 (nodejs/node#59783): see the record node22-http2-no-keep-alive-timeout in packages/server/src/node/QUIRKS.md`,
+    ).toBe('undefined');
+  });
 });
 
 describe('the standalone Node server over HTTP/2', () => {

@@ -44,7 +44,7 @@ export interface Http2Server {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-/** node:http's keep-alive timeout, which node:http2's server does not set for HTTP/1.1 on Node 22 (nodejs/node#59783). */
+/** node:http's keep-alive timeout, which node:http2's server does not set for HTTP/1.1 on Node 22 (node/QUIRKS.md, node22-http2-no-keep-alive-timeout). */
 const HTTP1_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /**
