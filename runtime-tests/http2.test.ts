@@ -3,7 +3,7 @@
 // lets do more harm than HTTP/1.1 ones: streams reset as soon as opened (rapid reset, CVE-2023-44487), more
 // streams than a connection may have open at once. Each is bounded in time and
 // count, on 127.0.0.1, and held to the server's resident memory and to the creates of a well-behaved client
-// beside it. (The conformance suite runs over HTTP/2 on every Node line: conformance.test.ts.)
+// beside it. (The conformance suite runs over HTTP/2 on every Node line: conformance-http2.test.ts.)
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';

@@ -216,7 +216,8 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
     90_000,
   );
 
-  it.each(['Node 24', 'Bun', 'Deno'])(
+  // Side by side: each waits some 10 s on its server's timers, which the others' load only makes later.
+  it.concurrent.each(['Node 24', 'Bun', 'Deno'])(
     '%s cuts a connection whose TLS handshake never finishes after the 10 s headers timeout (Bun: its own cut of a connection with no request head, about 12 s), and readers that never read after the write timeout',
     async (name) => {
       // Bun's timer wheel may cut up to 4 s before a timeout is due (bun/QUIRKS.md, bun-idle-timer-wheel): there
