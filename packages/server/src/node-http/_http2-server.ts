@@ -11,7 +11,7 @@ const MAX_CONCURRENT_STREAMS = 100;
 // Streams a client may reset (RST_STREAM), at once and then 10 a second; past that its connection is sent away
 // (GOAWAY, ENHANCE_YOUR_CALM). A stream opened and reset at once costs the server its request's work but
 // the client nothing ("rapid reset", CVE-2023-44487): nghttp2's own limit let ten such connections cost a Node 24
-// server +113 to +164 MiB, this one +20 to +28. A client that cancels now and then never comes near it.
+// server +113 to +164 MiB, this one +18 to +45. A client that cancels now and then never comes near it.
 const RESET_BURST = 100;
 const RESETS_PER_SECOND = 10;
 
