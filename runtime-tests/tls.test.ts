@@ -1,8 +1,8 @@
 // Runs in vitest on Node 24: the standalone server over TLS (PLANT_STORE_TLS_CERT and
 // PLANT_STORE_TLS_KEY) on Node 22, 24 and 26, Bun, Deno and workerd (its front), with certificates the test
 // makes with openssl: creates over HTTPS, curl and openssl s_client against it, a renewal under load (Node 24,
-// Bun and Deno), the start errors, a handshake that never finishes and a reader that never reads; and the
-// warning for plain HTTP on an address other than loopback.
+// Bun and Deno), the start errors, a handshake that never finishes (1,000 at once, with their memory) and a reader
+// that never reads; and the warning for plain HTTP on an address other than loopback.
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'node:https';
@@ -16,6 +16,7 @@ import { NODE_LINES, runtime, runToExit, spawnListening, spawnServer, temporaryD
 import { createTestAuthority, type TestAuthority, type TestCertificate } from './support/test-certificates.ts';
 import { launchChromium } from './support/chromium.mjs';
 import { heldConnections, listeners } from './support/held-connections.ts';
+import { treeRssMiB } from './support/process-memory.ts';
 import { until } from './support/until.ts';
 
 const directory = temporaryDirectories('plant-store-tls-');
@@ -268,30 +269,82 @@ describe('the standalone server over TLS, on a bad day and at renewal', () => {
     60_000,
   );
 
-  it.each([
+  // Side by side, as the cuts above.
+  it.concurrent.each(['Node 24', 'Bun', 'Deno'])(
+    '%s holds at most 100 MiB more while 1,000 connections never send a ClientHello, and after they are cut',
+    async (name) => {
+      const server = await spawnServer(runtime(name), 'working', tlsEnv(certificate));
+      const sockets: Socket[] = [];
+      try {
+        const port = Number(new URL(server.baseUrl).port);
+        const pid = server.child.pid!;
+        const before = treeRssMiB(pid);
+        const ports = new Set<number>();
+        await Promise.all(
+          Array.from(
+            { length: 1_000 },
+            () =>
+              new Promise<void>((resolve) => {
+                const socket = connectTcp(port, '127.0.0.1', () => {
+                  ports.add(socket.localPort!);
+                  resolve();
+                });
+                socket.on('error', () => resolve());
+                sockets.push(socket);
+              }),
+          ),
+        );
+        let peak = treeRssMiB(pid);
+        await until(
+          () => {
+            peak = Math.max(peak, treeRssMiB(pid));
+            return heldConnections(port, ports) === 0;
+          },
+          30_000,
+          'the silent connections cut',
+          250,
+        );
+        const after = treeRssMiB(pid);
+        console.log(JSON.stringify({ name, silentHandshakes: ports.size, beforeMiB: before, peakExtraMiB: peak - before, afterExtraMiB: after - before }));
+        expect(ports.size).toBe(1_000);
+        expect(Math.max(peak, after) - before).toBeLessThanOrEqual(100);
+        expect((await httpsSend(server.baseUrl, { method: 'GET', path: '/healthz', token: false })).status).toBe(200);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await server.close();
+      }
+    },
+    60_000,
+  );
+
+  it.each(
     [
-      'a certificate file that cannot be read',
-      () => ({ PLANT_STORE_TLS_CERT: join(dir, 'missing.pem'), PLANT_STORE_TLS_KEY: certificate.keyPath }),
-      /^plant-store: PLANT_STORE_TLS_CERT: cannot read .*missing\.pem \(ENOENT\)/,
-    ],
-    [
-      "a key that is not the certificate's",
-      () => ({ PLANT_STORE_TLS_CERT: certificate.certPath, PLANT_STORE_TLS_KEY: authority.leaf('other').keyPath }),
-      /^plant-store: PLANT_STORE_TLS_KEY: the key in .*other\.key is not the key of the certificate in .*first\.pem/,
-    ],
-    [
-      'a key file that holds a certificate',
-      () => ({ PLANT_STORE_TLS_CERT: certificate.certPath, PLANT_STORE_TLS_KEY: certificate.certPath }),
-      /^plant-store: PLANT_STORE_TLS_KEY: .*first\.pem holds no PEM private key/,
-    ],
-    [
-      'a certificate without its key',
-      () => ({ PLANT_STORE_TLS_CERT: certificate.certPath }),
-      /^plant-store: PLANT_STORE_TLS_KEY: not set, while PLANT_STORE_TLS_CERT is/,
-    ],
-  ])('stops the start in one line naming the setting, exit 1: %s', async (_what, env, line) => {
-    const target = runtime('Node 24');
-    const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
+      [
+        'a certificate file that cannot be read',
+        () => ({ PLANT_STORE_TLS_CERT: join(dir, 'missing.pem'), PLANT_STORE_TLS_KEY: certificate.keyPath }),
+        /^plant-store: PLANT_STORE_TLS_CERT: cannot read .*missing\.pem \(ENOENT\)/,
+      ],
+      [
+        "a key that is not the certificate's",
+        () => ({ PLANT_STORE_TLS_CERT: certificate.certPath, PLANT_STORE_TLS_KEY: authority.leaf('other').keyPath }),
+        /^plant-store: PLANT_STORE_TLS_KEY: the key in .*other\.key is not the key of the certificate in .*first\.pem/,
+      ],
+      [
+        'a key file that holds a certificate',
+        () => ({ PLANT_STORE_TLS_CERT: certificate.certPath, PLANT_STORE_TLS_KEY: certificate.certPath }),
+        /^plant-store: PLANT_STORE_TLS_KEY: .*first\.pem holds no PEM private key/,
+      ],
+      [
+        'a certificate without its key',
+        () => ({ PLANT_STORE_TLS_CERT: certificate.certPath }),
+        /^plant-store: PLANT_STORE_TLS_KEY: not set, while PLANT_STORE_TLS_CERT is/,
+      ],
+    ].flatMap((row) => ['Node 24', 'Bun', 'Deno'].map((name) => [name, ...(row as [string, () => Record<string, string>, RegExp])] as const)),
+  )('%s stops the start in one line naming the setting, exit 1: %s', async (name, _what, env, line) => {
+    const target = runtime(name);
+    // Deno reads what it may: the whole file system here, so that the server, not Deno's permissions, finds the fault.
+    const args = name === 'Deno' ? target.production.map((arg) => (arg.startsWith('--allow-read=') ? '--allow-read' : arg)) : target.production;
+    const { code, stdout, stderr } = await runToExit(target.binary, args, {
       cwd: directory(),
       env: { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_DATABASE_URL: 'memory:', ...env() },
       killAfterMs: 15_000,
