@@ -145,16 +145,14 @@ export async function serveNodeHttp(
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
     if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && rawHeader(req, 'host') === undefined) {
-      const { status, headers, body } = PROTOCOL_ERRORS['malformed-request'];
       res.shouldKeepAlive = false;
-      const id = requestIds ? requestIdOf(rawHeader(req, 'x-request-id')) : undefined;
-      if (id !== undefined) recordRequestId(res, id);
-      res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
-      res.end(body);
+      answerProtocolError(req, res, 'malformed-request', requestIds);
       return;
     }
     handler(req, res);
   };
+  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  const onWriteTimeout = options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs);
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const httpOptions = {
     // Checked above, to answer with the Error body.
@@ -177,10 +175,10 @@ export async function serveNodeHttp(
           tlsOptions(options.tls),
           headersTimeout,
           HTTP2_IDLE_TIMEOUT_MS,
-          options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+          writeTimeoutMs,
           onRequest,
           (req, res) => answerTimedOutStream(req, res, requestIds),
-          options.onWriteTimeout ?? warnOfCuts(options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS),
+          onWriteTimeout,
         )
       : undefined;
   const server: HttpServer =
@@ -227,9 +225,7 @@ export async function serveNodeHttp(
     onRequest(req, res);
   });
   server.on(connectionEvent, (socket: Socket) => connections.set(socket, newConnection(log !== false)));
-  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
-  const stopWriteTimeout =
-    writeTimeoutMs > 0 ? cutStalledWrites(server, connectionEvent, writeTimeoutMs, options.onWriteTimeout ?? warnOfCuts(writeTimeoutMs)) : () => {};
+  const stopWriteTimeout = writeTimeoutMs > 0 ? cutStalledWrites(server, connectionEvent, writeTimeoutMs, onWriteTimeout) : () => {};
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     // Over TLS, a connection whose handshake never finished (node:https reports its timeout
     // here) has no HTTP to answer and no request to log: it goes at once.
@@ -297,12 +293,22 @@ function answerTimedOutStream(req: Http2ServerRequest, res: Http2ServerResponse,
     res.stream.close(http2Constants.NGHTTP2_CANCEL);
     return;
   }
-  const { status, headers, body } = PROTOCOL_ERRORS['request-timeout'];
-  const id = requestIds ? requestIdOf(req.headers['x-request-id'] as string | undefined) : undefined;
-  if (id !== undefined) recordRequestId(res as unknown as ServerResponse, id);
-  res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
   // The client never finished its request: its side of the stream is closed here, without an error.
-  res.end(body, () => res.stream.close(http2Constants.NGHTTP2_NO_ERROR));
+  answerProtocolError(req as unknown as IncomingMessage, res as unknown as ServerResponse, 'request-timeout', requestIds, () =>
+    res.stream.close(http2Constants.NGHTTP2_NO_ERROR),
+  );
+}
+
+/**
+ * Answers `req` with the core's Error body for `kind`, its request id recorded for the access log when answers carry
+ * ids (the request's own when sane), then `ended` once the answer is written.
+ */
+function answerProtocolError(req: IncomingMessage, res: ServerResponse, kind: ProtocolErrorKind, requestIds: boolean, ended?: () => void): void {
+  const { status, headers, body } = PROTOCOL_ERRORS[kind];
+  const id = requestIds ? requestIdOf(rawHeader(req, 'x-request-id')) : undefined;
+  if (id !== undefined) recordRequestId(res, id);
+  res.writeHead(status, { ...headers, ...(id === undefined ? {} : { 'x-request-id': id }), 'content-length': Buffer.byteLength(body) });
+  res.end(body, ended);
 }
 
 /** What node:tls takes for `pair`: TLS 1.2 at least (RFC 9325 §3.1.1), Node's own ciphers. */
