@@ -10,14 +10,15 @@
 // commits, which SQLite makes on the event loop (a CI run saw refusals of 145 ms, p99 84 ms, where
 // runs here see 38–48 ms, p99 19–23 ms; here, files written alongside the run took the refusals
 // to 165 ms on disk and left them at 71 ms with the server's file on tmpfs). What the disks did
-// during the run is printed with the figures, and which processes used the CPU.
+// during the run is printed with the figures, which processes used the CPU, and what the host took from
+// each core (steal) in slices too short for the witnesses.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from '../runtimes.ts';
 import { stalledWithin, witnessCores, type Stall } from '../support/core-witness.ts';
-import { busiestSince, cpuTimes } from '../support/busy-processes.ts';
+import { busiestSince, coreTimes, coreTimesSince, cpuTimes } from '../support/busy-processes.ts';
 import { diskActivity, diskActivitySince } from '../support/disk-activity.ts';
 import { percentile, type Answer, type OfferedLoad } from '../support/offered-load.ts';
 
@@ -148,6 +149,8 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   let disks: ReturnType<typeof diskActivitySince>;
   // Which processes used the CPU during the overload (the server and the load generator first, unless another took it).
   let busiest: ReturnType<typeof busiestSince>;
+  // What the host took from each core in slices too short for the witnesses, and what interrupts took.
+  let cores: ReturnType<typeof coreTimesSince>;
   try {
     pinToCoreZero(server);
     const { baseUrl } = server;
@@ -157,12 +160,14 @@ it('a Node 24 server offered five times what it sustains answers every request, 
     const witnesses = witnessCores([0, 1], LOAD_SECONDS + 60, runtime('Node 24').binary);
     const before = diskActivity();
     const cpuBefore = cpuTimes();
+    const coresBefore = coreTimes();
     try {
       loaded = await offerLoadApart(overload(baseUrl, clients));
     } finally {
       stalls = await witnesses.stop();
       disks = diskActivitySince(before);
       busiest = busiestSince(cpuBefore);
+      cores = coreTimesSince(coresBefore);
     }
   } finally {
     await server.close();
@@ -175,7 +180,7 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   const stalled = { count: stalls.length, longest: Math.max(0, ...stalls.map((stall) => stall.to - stall.from)), asMeasured: figures(loaded) };
   console.log(
     JSON.stringify(
-      { sustainedPerSecond: Math.round(sustained), clients, unloadedP99, withProtection, stalled, disks, busiest, withoutProtection: figures(unprotected) },
+      { sustainedPerSecond: Math.round(sustained), clients, unloadedP99, withProtection, stalled, disks, busiest, cores, withoutProtection: figures(unprotected) },
       (_, value: unknown) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value),
     ),
   );

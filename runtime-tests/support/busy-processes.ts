@@ -52,3 +52,28 @@ function commandOf(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/** Each core's time so far that the host gave to others (steal) and that went to interrupts (irq, softirq), in clock ticks, from /proc/stat. */
+export function coreTimes(): Map<string, { readonly steal: number; readonly interrupts: number }> {
+  const times = new Map<string, { steal: number; interrupts: number }>();
+  for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+    // `cpuN user nice system idle iowait irq softirq steal …` (proc(5)); the line `cpu` sums them all.
+    if (!/^cpu\d/.test(line)) continue;
+    const fields = line.split(/\s+/);
+    times.set(fields[0]!, { steal: Number(fields[8]), interrupts: Number(fields[6]) + Number(fields[7]) });
+  }
+  return times;
+}
+
+/**
+ * Per core, the ms since `before` that the host took from this machine (steal: a virtual machine's cores running
+ * another guest, in slices too short for a core witness to see) and that interrupts took.
+ */
+export function coreTimesSince(before: ReturnType<typeof coreTimes>): Record<string, { stealMs: number; interruptMs: number }> {
+  const since: Record<string, { stealMs: number; interruptMs: number }> = {};
+  for (const [core, { steal, interrupts }] of coreTimes()) {
+    const then = before.get(core);
+    since[core] = { stealMs: (steal - (then?.steal ?? 0)) * 10, interruptMs: (interrupts - (then?.interrupts ?? 0)) * 10 };
+  }
+  return since;
+}
