@@ -180,7 +180,17 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   const stalled = { count: stalls.length, longest: Math.max(0, ...stalls.map((stall) => stall.to - stall.from)), asMeasured: figures(loaded) };
   console.log(
     JSON.stringify(
-      { sustainedPerSecond: Math.round(sustained), clients, unloadedP99, withProtection, stalled, disks, busiest, cores, withoutProtection: figures(unprotected) },
+      {
+        sustainedPerSecond: Math.round(sustained),
+        clients,
+        unloadedP99,
+        withProtection,
+        stalled,
+        disks,
+        busiest,
+        cores,
+        withoutProtection: figures(unprotected),
+      },
       (_, value: unknown) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value),
     ),
   );
