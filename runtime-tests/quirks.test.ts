@@ -13,6 +13,8 @@ import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, runToExit, spawnListening, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
+import { processRssMiB } from './support/process-memory.ts';
+import { rapidReset } from './support/rapid-reset.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
 
@@ -85,6 +87,13 @@ const QUIRKS = {
       'https://github.com/denoland/deno/issues/36821 (the nearest: node:http stalls a kept-alive connection after an early answer to a body left unread; no issue names this case, an answer ended after the body over node:https)',
     deletionSet:
       'the onDenoOverTls branch of writeResponse in packages/adapter-node/src/create-node-handler.ts and onDenoOverTls itself, and the Deno sentence on early answers over TLS in docs/contract.md and docs/standalone.md; runtime-tests/quirks/bare-https-two-step.ts and its canary',
+  },
+  'deno-http2-unbounded-memory': {
+    runtime: 'Deno',
+    seenOn: '2.9.6',
+    upstream: 'no issue names it; the nearest is https://github.com/denoland/deno/pull/36044 (merged: node:http2 stream writes report backpressure)',
+    deletionSet:
+      "the process.versions['deno'] condition on http2 in packages/server/src/node-http/_serve-standalone.ts (HTTP/2 on Deno too), 'Deno' added to the runtimes of runtime-tests/http2.test.ts and conformance-http2.test.ts, the Deno sentences on HTTP/2 in docs/contract.md and docs/standalone.md, and runtime-tests/quirks/bare-http2-server.ts with its canary",
   },
   'deno-accept-after-emfile': {
     runtime: 'Deno',
@@ -214,6 +223,7 @@ const ACCEPT_SCRIPT = fileURLToPath(new URL('quirks/bare-accept.ts', import.meta
 const IMMEDIATE_SCRIPT = fileURLToPath(new URL('quirks/immediate-chain.ts', import.meta.url));
 const TLS_RELOAD_SCRIPT = fileURLToPath(new URL('quirks/bare-tls-reload.ts', import.meta.url));
 const HTTPS_TWO_STEP_SCRIPT = fileURLToPath(new URL('quirks/bare-https-two-step.ts', import.meta.url));
+const HTTP2_SCRIPT = fileURLToPath(new URL('quirks/bare-http2-server.ts', import.meta.url));
 
 /** What immediate-chain.ts measured on `binary`: echo round trips beside a setImmediate chain and a setTimeout(0) one. */
 async function roundTripsBesideChains(binary: string, args: readonly string[]): Promise<{ immediate: number; timeout: number }> {
@@ -382,6 +392,43 @@ describe('runtime quirks the server works around are still there (packages/serve
       const { statuses } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: string[] };
       expect(statuses, gone('deno-https-two-step-stalls', version)).toEqual(['HTTP/1.1 401']);
     });
+
+    it(
+      'deno-http2-unbounded-memory: ten connections resetting 2,000 HTTP/2 streams each, sent away after 100 resets, leave node:http2 holding 60 MiB or more',
+      { timeout: 60_000 },
+      async () => {
+        // Node 24 holds +22 to +26 MiB after the same attack on the same bare server; Deno 2.9.6, +99 to +236.
+        const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-http2-')());
+        const pair = authority.leaf('localhost');
+        const bare = await spawnListening('bare Deno node:http2', runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTP2_SCRIPT], {
+          QUIRK_CERT: pair.certPath,
+          QUIRK_KEY: pair.keyPath,
+        });
+        try {
+          const pid = bare.child.pid!;
+          const before = processRssMiB(pid);
+          let peak = before;
+          const attack = await rapidReset(
+            bare.baseUrl.replace('127.0.0.1', 'localhost'),
+            authority.ca,
+            10,
+            2_000,
+            () => (peak = Math.max(peak, processRssMiB(pid))),
+          );
+          try {
+            await until(() => heldConnections(Number(new URL(bare.baseUrl).port), attack.ports) === 0, 10_000, 'every attacking connection sent away');
+          } finally {
+            attack.destroy();
+          }
+          // The most it held, while attacked or once the attackers were gone.
+          const held = Math.max(peak, processRssMiB(pid)) - before;
+          console.log(JSON.stringify({ quirk: 'deno-http2-unbounded-memory', attempted: attack.attempted, heldMiB: Math.round(held) }));
+          expect(held, gone('deno-http2-unbounded-memory', version)).toBeGreaterThanOrEqual(60);
+        } finally {
+          await bare.close();
+        }
+      },
+    );
 
     it('deno-serve-no-timeouts: Deno.serve neither cuts nor answers a request whose head never ends', async () => {
       // Node's headersTimeout would answer 408; Deno.serve has no such option and waits.

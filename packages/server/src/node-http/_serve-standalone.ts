@@ -27,7 +27,8 @@ export function serveStandalone(config: StandaloneConfig, served: Served, reuseP
     onWriteTimeout: reportWriteTimeouts(config),
     ...(config.accessLog ? {} : { accessLog: false as const }),
     ...(reusePort ? { reusePort } : {}),
-    // HTTP/2 beside HTTP/1.1 on Node; Deno's node:http2 server is not run (HTTP/1.1 only there).
+    // HTTP/2 beside HTTP/1.1 on Node; not on Deno, whose node:http2 holds what hostile clients leave
+    // (deno/QUIRKS.md, deno-http2-unbounded-memory).
     ...(tls === undefined ? {} : { tls, http2: process.versions['deno'] === undefined }),
   }).catch((error: unknown) => {
     throw explainListenError(error, config.host, config.port);
