@@ -394,10 +394,11 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
 
     it(
-      'deno-http2-unbounded-memory: ten connections resetting 2,000 HTTP/2 streams each, sent away after 100 resets, leave node:http2 holding 60 MiB or more',
+      'deno-http2-unbounded-memory: ten connections resetting 2,000 HTTP/2 streams each, sent away after 100 resets, take node:http2 to 60 MiB or more',
       { timeout: 60_000 },
       async () => {
-        // Node 24 holds +22 to +26 MiB after the same attack on the same bare server; Deno 2.9.6, +99 to +236.
+        // The same bare server on Node 24 reaches +22 to +26 MiB under the same attack and keeps that; on Deno 2.9.6
+        // it reached +69 to +126 MiB during the attack and held +99 to +236 once the attackers were gone.
         const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-http2-')());
         const pair = authority.leaf('localhost');
         const bare = await spawnListening('bare Deno node:http2', runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTP2_SCRIPT], {
@@ -420,10 +421,19 @@ describe('runtime quirks the server works around are still there (packages/serve
           } finally {
             attack.destroy();
           }
-          // The most it held, while attacked or once the attackers were gone.
-          const held = Math.max(peak, processRssMiB(pid)) - before;
-          console.log(JSON.stringify({ quirk: 'deno-http2-unbounded-memory', attempted: attack.attempted, heldMiB: Math.round(held) }));
-          expect(held, gone('deno-http2-unbounded-memory', version)).toBeGreaterThanOrEqual(60);
+          const after = processRssMiB(pid);
+          console.log(
+            JSON.stringify({
+              quirk: 'deno-http2-unbounded-memory',
+              attempted: attack.attempted,
+              peakMiB: Math.round(peak - before),
+              afterMiB: Math.round(after - before),
+            }),
+          );
+          // A weak attack or a server gone would say nothing of the quirk.
+          expect(attack.attempted).toBeGreaterThanOrEqual(1_000);
+          expect(bare.child.exitCode).toBeNull();
+          expect(Math.max(peak, after) - before, gone('deno-http2-unbounded-memory', version)).toBeGreaterThanOrEqual(60);
         } finally {
           await bare.close();
         }
