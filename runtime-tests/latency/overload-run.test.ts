@@ -11,7 +11,8 @@
 // runs here see 38–48 ms, p99 19–23 ms; here, files written alongside the run took the refusals
 // to 165 ms on disk and left them at 71 ms with the server's file on tmpfs). What the disks did
 // during the run is printed with the figures, which processes used the CPU, and what the host took from
-// each core (steal) in slices too short for the witnesses.
+// each core (steal: time it gave other guests, slices too short for the witnesses included), and how late the
+// load generator's own event loop ran (its lateness is in every time it measures).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServ
 import { stalledWithin, witnessCores, type Stall } from '../support/core-witness.ts';
 import { busiestSince, coreTimes, coreTimesSince, cpuTimes } from '../support/busy-processes.ts';
 import { diskActivity, diskActivitySince } from '../support/disk-activity.ts';
-import { percentile, type Answer, type OfferedLoad } from '../support/offered-load.ts';
+import { percentile, type Answer, type GeneratorDelay, type OfferedLoad } from '../support/offered-load.ts';
 
 const directory = temporaryDirectories('plant-store-overload-');
 
@@ -47,12 +48,14 @@ const HEALTHZ_MS = 100;
 
 const GENERATOR = fileURLToPath(new URL('../support/offered-load.ts', import.meta.url));
 
-/** {@link OfferedLoad} from a Node 24 process of its own on core 1, which prints the answers. */
-async function offerLoadApart(load: OfferedLoad): Promise<Answer[]> {
+/** {@link OfferedLoad} from a Node 24 process of its own on core 1, which prints the answers, and how late its own event loop ran. */
+async function offerLoadApart(load: OfferedLoad): Promise<{ answers: Answer[]; generatorDelay: GeneratorDelay | undefined }> {
   const args = ['-c', '1', runtime('Node 24').binary, '--disable-warning=ExperimentalWarning', GENERATOR, JSON.stringify(load)];
   const { code, stdout, stderr } = await runToExit('taskset', args, { cwd: join(GENERATOR, '..'), killAfterMs: (load.seconds + 30) * 1000 });
   expect(code, stderr).toBe(0);
-  return JSON.parse(stdout) as Answer[];
+  const line = stderr.split('\n').find((text) => text.startsWith('{"generatorDelay":'));
+  const generatorDelay = line === undefined ? undefined : (JSON.parse(line) as { generatorDelay: GeneratorDelay }).generatorDelay;
+  return { answers: JSON.parse(stdout) as Answer[], generatorDelay };
 }
 
 /** A second of creates from a few clients: the server's code compiled, its store warm. */
@@ -133,10 +136,17 @@ it('a Node 24 server offered five times what it sustains answers every request, 
     pinToCoreZero(bare);
     const { baseUrl } = bare;
     await offerLoadApart(warmUp(baseUrl));
-    const saturating = await offerLoadApart({ baseUrl, clients: SATURATING_CLIENTS, pauseMs: 0, seconds: 3, firstId: 2_000_000, timeoutMs: 10_000 });
+    const { answers: saturating } = await offerLoadApart({
+      baseUrl,
+      clients: SATURATING_CLIENTS,
+      pauseMs: 0,
+      seconds: 3,
+      firstId: 2_000_000,
+      timeoutMs: 10_000,
+    });
     sustained = saturating.filter((answer) => answer.status === 200).length / 3;
     clients = Math.ceil((5 * sustained * PAUSE_MS) / 1000);
-    unprotected = await offerLoadApart(overload(baseUrl, clients));
+    ({ answers: unprotected } = await offerLoadApart(overload(baseUrl, clients)));
   } finally {
     await bare.close();
   }
@@ -149,20 +159,22 @@ it('a Node 24 server offered five times what it sustains answers every request, 
   let disks: ReturnType<typeof diskActivitySince>;
   // Which processes used the CPU during the overload (the server and the load generator first, unless another took it).
   let busiest: ReturnType<typeof busiestSince>;
-  // What the host took from each core in slices too short for the witnesses, and what interrupts took.
+  // What the host took from each core (slices too short for the witnesses included), and what interrupts took.
   let cores: ReturnType<typeof coreTimesSince>;
+  // How late the load generator's own event loop ran: its lateness is in every time it measured.
+  let generatorDelay: GeneratorDelay | undefined;
   try {
     pinToCoreZero(server);
     const { baseUrl } = server;
     execFileSync('sync', { stdio: 'ignore', timeout: 60_000 });
     await offerLoadApart(warmUp(baseUrl));
-    unloaded = await offerLoadApart({ baseUrl, clients: 4, pauseMs: PAUSE_MS, seconds: 5, firstId: 2_000_000, timeoutMs: 10_000 });
+    ({ answers: unloaded } = await offerLoadApart({ baseUrl, clients: 4, pauseMs: PAUSE_MS, seconds: 5, firstId: 2_000_000, timeoutMs: 10_000 }));
     const witnesses = witnessCores([0, 1], LOAD_SECONDS + 60, runtime('Node 24').binary);
     const before = diskActivity();
     const cpuBefore = cpuTimes();
     const coresBefore = coreTimes();
     try {
-      loaded = await offerLoadApart(overload(baseUrl, clients));
+      ({ answers: loaded, generatorDelay } = await offerLoadApart(overload(baseUrl, clients)));
     } finally {
       stalls = await witnesses.stop();
       disks = diskActivitySince(before);
@@ -189,6 +201,7 @@ it('a Node 24 server offered five times what it sustains answers every request, 
         disks,
         busiest,
         cores,
+        generatorDelay: generatorDelay ?? 'not reported',
         withoutProtection: figures(unprotected),
       },
       (_, value: unknown) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value),

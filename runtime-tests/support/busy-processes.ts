@@ -66,8 +66,8 @@ export function coreTimes(): Map<string, { readonly steal: number; readonly inte
 }
 
 /**
- * Per core, the ms since `before` that the host took from this machine (steal: a virtual machine's cores running
- * another guest, in slices too short for a core witness to see) and that interrupts took.
+ * Per core, the ms since `before` that the host took from this machine (steal: a virtual machine's core running
+ * another guest, slices too short for a core witness to see included) and that interrupts took.
  */
 export function coreTimesSince(before: ReturnType<typeof coreTimes>): Record<string, { stealMs: number; interruptMs: number }> {
   const since: Record<string, { stealMs: number; interruptMs: number }> = {};

@@ -2,7 +2,7 @@
 // answers as JSON; Node 24 runs the TypeScript as it is) or imported: a load of creates and health
 // probes on 127.0.0.1 from many kept-alive clients, bounded in time and in clients, that stops itself.
 import { connect, type Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 
@@ -227,9 +227,21 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/** How late the generator's own event loop ran while it offered the load, in ms: its lateness is in every time it measured. */
+export interface GeneratorDelay {
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
 // As a process of its own, pinned to a core apart from the server's (see offerLoadApart in
-// latency/overload-run.test.ts): the load as JSON in, the answers as JSON out.
+// latency/overload-run.test.ts): the load as JSON in, the answers as JSON out, and its own
+// event-loop delay ({@link GeneratorDelay}) as one JSON line on stderr.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const answers = await offerLoad(JSON.parse(process.argv[2]!) as OfferedLoad);
+  delay.disable();
   process.stdout.write(JSON.stringify(answers));
+  const generatorDelay: GeneratorDelay = { p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6 };
+  process.stderr.write(`${JSON.stringify({ generatorDelay })}\n`);
 }
