@@ -1,9 +1,11 @@
-// Runs in vitest on Node 24: HTTP/2, which the standalone Node server offers by ALPN beside HTTP/1.1 over TLS,
+// Runs in vitest on Node 24: HTTP/2, which the standalone Node server and workerd's front offer by ALPN beside
+// HTTP/1.1 over TLS,
 // with certificates the test makes with openssl: curl over both protocols on one port, and the clients HTTP/2
 // lets do more harm than HTTP/1.1 ones: streams reset as soon as opened (rapid reset, CVE-2023-44487), more
 // streams than a connection may have open at once. Each is bounded in time and
 // count, on 127.0.0.1, and held to the server's resident memory and to the creates of a well-behaved client
-// beside it. (The conformance suite runs over HTTP/2 on every Node line: conformance-http2.test.ts.)
+// beside it. (The conformance suite runs over HTTP/2 on every Node line and workerd:
+// conformance-http2.test.ts.)
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -37,7 +39,7 @@ interface Served {
 }
 
 /** Starts the server the tests share on `name`, with a 2 s write timeout, so that a client that stops reading is cut within seconds. */
-async function startServed(name: 'Node 24'): Promise<Served> {
+async function startServed(name: 'Node 24' | 'workerd'): Promise<Served> {
   const pair = authority.leaf('localhost');
   const server = await spawnServer(runtime(name), 'working', {
     PLANT_STORE_TLS_CERT: pair.certPath,
@@ -118,9 +120,9 @@ describe('Node 22, as the Node quirk record says (packages/server/src/node/QUIRK
   });
 });
 
-// Node 24 only: Deno's node:http2 holds what hostile clients leave (packages/server/src/deno/QUIRKS.md,
-// deno-http2-unbounded-memory), so the Deno server does not offer HTTP/2.
-describe.each(['Node 24'] as const)('the standalone %s server over HTTP/2', (name) => {
+// Node 24 and workerd's front (Node's server): Deno's node:http2 holds what hostile clients leave
+// (packages/server/src/deno/QUIRKS.md, deno-http2-unbounded-memory), so the Deno server does not offer HTTP/2.
+describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HTTP/2', (name) => {
   let served: Served;
   let server: SpawnedServer;
   let origin: string;

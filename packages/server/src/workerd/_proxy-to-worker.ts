@@ -209,11 +209,19 @@ export function isDocsRequest(req: IncomingMessage): boolean {
  * the front sets itself (`Host`, `Content-Length`, the peer's address), not
  * {@link NOT_FROM_CLIENTS}, not Cloudflare's own (`CF-…`: a Worker reads
  * `CF-Connecting-IP` and `CF-Ray` as Cloudflare's word) and not miniflare's
- * (`MF-…`: `MF-CF-Blob` would be read as the request's `cf` object).
+ * (`MF-…`: `MF-CF-Blob` would be read as the request's `cf` object), and not
+ * an HTTP/2 pseudo-header.
  */
 function passesOn(name: string): boolean {
   return (
-    !HOP_BY_HOP.has(name) && !NOT_FROM_CLIENTS.has(name) && name !== 'host' && name !== 'content-length' && !name.startsWith('cf-') && !name.startsWith('mf-')
+    !HOP_BY_HOP.has(name) &&
+    !NOT_FROM_CLIENTS.has(name) &&
+    name !== 'host' &&
+    name !== 'content-length' &&
+    !name.startsWith('cf-') &&
+    !name.startsWith('mf-') &&
+    // HTTP/2's pseudo-headers (`:method`, `:path`, `:authority`, `:scheme`) are this hop's framing.
+    !name.startsWith(':')
   );
 }
 
@@ -273,12 +281,14 @@ export function originForm(target: string): string {
   return `/${encodeURIComponent(target)}`;
 }
 
-/** An answer of the front's own, with the request's id, closing the connection. */
+/** An answer of the front's own, with the request's id, closing the connection (over HTTP/2, which has no `Connection`, only the stream ends). */
 function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
   res.shouldKeepAlive = false;
   const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
   recordRequestId(res, requestId);
-  res.writeHead(status, { ...headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+  const { connection, ...rest } = headers;
+  const own = req.httpVersionMajor === 2 || connection === undefined ? rest : { ...rest, connection };
+  res.writeHead(status, { ...own, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
   res.write(body);
   endAfterBody(req, res);
 }

@@ -148,7 +148,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       onWriteTimeout: reportWriteTimeouts(config),
       // Access-log lines are written at level info.
       ...(config.accessLog ? {} : { accessLog: false as const }),
-      ...(tls === undefined ? {} : { tls: tls.pair }),
+      // With TLS, HTTP/2 beside HTTP/1.1, as on Node: the front is Node's server, the Worker behind it is reached over HTTP/1.1.
+      ...(tls === undefined ? {} : { tls: tls.pair, http2: true }),
     },
     true,
   ).catch((error: unknown) => {
