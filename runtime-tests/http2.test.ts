@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
 import { rapidReset } from './support/rapid-reset.ts';
-import { processRssMiB } from './support/process-memory.ts';
+import { processRssMiB, treeRssMiB } from './support/process-memory.ts';
 import { createTestAuthority, type TestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
 
@@ -127,6 +127,8 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
   let server: SpawnedServer;
   let origin: string;
   let serverPort: number;
+  // The server's resident memory: workerd's front with workerd beneath it, the Node server alone.
+  const rss = () => (name === 'workerd' ? treeRssMiB : processRssMiB)(server.child.pid!);
   beforeAll(async () => {
     served = await startServed(name);
     ({ server, origin, port: serverPort } = served);
@@ -181,11 +183,11 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
   });
 
   it('sends away connections that reset their streams as soon as they open them (rapid reset: 10 connections, up to 2,000 each), holding at most 100 MiB more, while a steady client goes on', async () => {
-    const before = processRssMiB(server.child.pid!);
+    const before = rss();
     const steady = steadyClient(origin, 1_000_000);
     let peak = before;
     // Ten connections, each opening and cancelling streams in bursts until it has asked for 2,000 or is sent away.
-    const attack = await rapidReset(origin, authority.ca, 10, 2_000, () => (peak = Math.max(peak, processRssMiB(server.child.pid!))));
+    const attack = await rapidReset(origin, authority.ca, 10, 2_000, () => (peak = Math.max(peak, rss())));
     const { attempted } = attack;
     try {
       // Seen from the kernel's table: node:http2's client does not always notice, writing as it is.
@@ -194,7 +196,7 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
       attack.destroy();
     }
     const statuses = await steady.stop();
-    const after = processRssMiB(server.child.pid!);
+    const after = rss();
     console.log(
       JSON.stringify({
         rapidReset: { attempted, beforeMiB: before, peakExtraMiB: peak - before, afterExtraMiB: after - before, steady: statuses.length },
@@ -208,10 +210,10 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
   }, 60_000);
 
   it('sends away a client that opens more than 100 streams at once, ignoring the limit it acknowledged (GOAWAY, PROTOCOL_ERROR), holding at most 100 MiB more', async () => {
-    const before = processRssMiB(server.child.pid!);
+    const before = rss();
     // 300 creates whose bodies never come: each stream the server takes stays open, waiting for its body.
     const { goaway, answered } = await openStreamsIgnoringLimit(origin, 300);
-    const after = processRssMiB(server.child.pid!);
+    const after = rss();
     console.log(JSON.stringify({ manyStreams: { goaway, answered, extraMiB: after - before } }));
     expect({ goaway, answered }).toEqual({ goaway: constants.NGHTTP2_PROTOCOL_ERROR, answered: 0 });
     expect(after - before).toBeLessThanOrEqual(100);
@@ -219,7 +221,7 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
   }, 60_000);
 
   it('cuts a connection whose streams ask for the docs script and never read it (the 2 s write timeout here), holding at most 100 MiB more', async () => {
-    const before = processRssMiB(server.child.pid!);
+    const before = rss();
     const client = await session(origin);
     client.on('error', () => {});
     const ports = new Set([client.socket.localPort!]);
@@ -235,7 +237,7 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
       let peak = before;
       await until(
         () => {
-          peak = Math.max(peak, processRssMiB(server.child.pid!));
+          peak = Math.max(peak, rss());
           return heldConnections(serverPort, ports) === 0;
         },
         20_000,
@@ -243,7 +245,7 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
         100,
       );
       const cutAfterMs = Date.now() - started;
-      const after = processRssMiB(server.child.pid!);
+      const after = rss();
       console.log(JSON.stringify({ neverReads: { cutAfterMs, peakExtraMiB: peak - before, afterExtraMiB: after - before } }));
       expect(Math.max(peak, after) - before).toBeLessThanOrEqual(100);
     } finally {

@@ -92,10 +92,15 @@ export function proxyToWorker(
     const headers: string[] = [];
     const raw = req.rawHeaders;
     const named = connectionOptions(req.headers.connection);
+    // Over HTTP/2 a client may split `Cookie` into several fields, which go on as one, joined by "; " (RFC 9113 §8.2.3).
+    let cookies: string[] | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toLowerCase();
-      if (passesOn(name) && (named === undefined || !named.has(name))) headers.push(raw[i]!, raw[i + 1]!);
+      if (!passesOn(name) || (named !== undefined && named.has(name))) continue;
+      if (name === 'cookie' && req.httpVersionMajor === 2) (cookies ??= []).push(raw[i + 1]!);
+      else headers.push(raw[i]!, raw[i + 1]!);
     }
+    if (cookies !== undefined) headers.push('cookie', cookies.join('; '));
     // workerd refuses two Host headers, an empty one or odd characters in it, which node:http lets
     // through; nothing in the contract reads the Host, so the Worker is given its own.
     headers.push('host', host);
@@ -103,9 +108,14 @@ export function proxyToWorker(
     const peer = req.socket.remoteAddress;
     if (peer !== undefined) for (const name of PEER_HEADERS) headers.push(name, peer);
     let current: ClientRequest | undefined;
+    // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
+    // since node:http2's compatibility response has no `destroyed` to say so.
+    let gone = false;
     // The client went away before its answer was sent: so does the request to workerd.
     res.on('close', () => {
-      if (!res.writableFinished) current?.destroy();
+      if (res.writableFinished) return;
+      gone = true;
+      current?.destroy();
     });
     // `headers` ends with the body's length once it is known (pushed below).
     const forward = (body: Buffer | undefined, attempt = 0) => {
@@ -149,7 +159,7 @@ export function proxyToWorker(
           // Refused from its declared length, the request still owes workerd a body: that
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
-          if (res.destroyed) return;
+          if (gone || res.destroyed) return;
           const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           try {
             res.writeHead(answer.statusCode ?? 502, out);
@@ -169,7 +179,7 @@ export function proxyToWorker(
         // Worker, and is sent again on another. Creates are idempotent per id, so even a
         // request that did arrive is safe to send twice; one refused from its declared
         // length carries no body and stores nothing, so it is sent again alike.
-        if (forwarded.reusedSocket && attempt < MAX_RETRIES && !res.destroyed) return forward(body, attempt + 1);
+        if (forwarded.reusedSocket && attempt < MAX_RETRIES && !gone && !res.destroyed) return forward(body, attempt + 1);
         send(req, res, WORKER_UNAVAILABLE);
       });
       current = forwarded;
@@ -184,6 +194,9 @@ export function proxyToWorker(
     }
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     gatherBody(req, maxBodyBytes, (body) => {
+      // Over HTTP/2 a stream's body ends when the stream closes, reset by its client or cut by the request timeout
+      // (408): what came of it is not the client's whole body, and is not sent on.
+      if (gone || res.headersSent || (req as { aborted?: boolean }).aborted === true) return;
       headers.push('content-length', String(body.length));
       forward(body);
     });
