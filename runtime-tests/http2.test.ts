@@ -171,6 +171,37 @@ describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HT
     expect(server.child.exitCode).toBeNull();
   });
 
+  it('stores nothing of a create whose client resets its stream before the body is whole', async () => {
+    const client = await session(origin);
+    client.on('error', () => {});
+    try {
+      // A body that parses on its own, of which only part of the declared length comes before the reset: it is not
+      // the client's body, and must not be stored (DATA then RST_STREAM, in that order on the one connection).
+      const stream = client.request({
+        ':method': 'POST',
+        ':path': '/plants',
+        authorization: `Bearer ${CONFORMANCE_TOKEN}`,
+        'content-type': 'application/json',
+        'content-length': '100',
+      });
+      stream.on('error', () => {});
+      const closed = once(stream, 'close');
+      stream.write('{"id":41,"name":"Partial"}', () => stream.close(constants.NGHTTP2_CANCEL));
+      await closed;
+    } finally {
+      client.destroy();
+    }
+    // Had the part been stored, this create of the same id with another name would conflict (409).
+    const answer = await send(origin, {
+      path: '/plants',
+      headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"id":41,"name":"Whole"}',
+      ca: authority.ca,
+      http2: true,
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: '{"name":"Whole"}' });
+  });
+
   it('answers a create with an expectation other than 100-continue as it would without it', async () => {
     const answer = await send(origin, {
       path: '/plants',
