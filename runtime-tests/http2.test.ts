@@ -30,25 +30,6 @@ beforeAll(() => {
   caPath = join(dir, 'ca.pem');
 });
 
-/** A standalone server over TLS on a runtime, as the tests of one describe share it. */
-interface Served {
-  readonly server: SpawnedServer;
-  /** Its https origin by the name its certificate holds (`localhost`). */
-  readonly origin: string;
-  readonly port: number;
-}
-
-/** Starts the server the tests share on `name`, with a 2 s write timeout, so that a client that stops reading is cut within seconds. */
-async function startServed(name: 'Node 24' | 'workerd'): Promise<Served> {
-  const pair = authority.leaf('localhost');
-  const server = await spawnServer(runtime(name), 'working', {
-    PLANT_STORE_TLS_CERT: pair.certPath,
-    PLANT_STORE_TLS_KEY: pair.keyPath,
-    PLANT_STORE_WRITE_TIMEOUT_MS: '2000',
-  });
-  return { server, origin: server.baseUrl.replace('127.0.0.1', 'localhost'), port: Number(new URL(server.baseUrl).port) };
-}
-
 /** A connection of its own to the server at `origin`, over HTTP/2. */
 function session(origin: string): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
@@ -123,18 +104,25 @@ describe('Node 22, as the Node quirk record says (packages/server/src/node/QUIRK
 // Node 24 and workerd's front (Node's server): Deno's node:http2 holds what hostile clients leave
 // (packages/server/src/deno/QUIRKS.md, deno-http2-unbounded-memory), so the Deno server does not offer HTTP/2.
 describe.each(['Node 24', 'workerd'] as const)('the standalone %s server over HTTP/2', (name) => {
-  let served: Served;
   let server: SpawnedServer;
+  /** The server's https origin by the name its certificate holds (`localhost`). */
   let origin: string;
   let serverPort: number;
   // The server's resident memory: workerd's front with workerd beneath it, the Node server alone.
   const rss = () => (name === 'workerd' ? treeRssMiB : processRssMiB)(server.child.pid!);
   beforeAll(async () => {
-    served = await startServed(name);
-    ({ server, origin, port: serverPort } = served);
+    const pair = authority.leaf('localhost');
+    // A 2 s write timeout, so that a client that stops reading is cut within seconds.
+    server = await spawnServer(runtime(name), 'working', {
+      PLANT_STORE_TLS_CERT: pair.certPath,
+      PLANT_STORE_TLS_KEY: pair.keyPath,
+      PLANT_STORE_WRITE_TIMEOUT_MS: '2000',
+    });
+    origin = server.baseUrl.replace('127.0.0.1', 'localhost');
+    serverPort = Number(new URL(server.baseUrl).port);
   });
   afterAll(async () => {
-    await served?.server.close();
+    await server?.close();
   });
 
   it('answers curl over HTTP/2 and over HTTP/1.1 on the same port', () => {

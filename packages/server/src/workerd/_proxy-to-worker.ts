@@ -294,14 +294,12 @@ export function originForm(target: string): string {
   return `/${encodeURIComponent(target)}`;
 }
 
-/** An answer of the front's own, with the request's id, closing the connection (over HTTP/2, which has no `Connection`, only the stream ends). */
+/** An answer of the front's own, with the request's id, closing the connection (over HTTP/2, only the stream ends). */
 function send(req: IncomingMessage, res: ServerResponse, { status, headers, body }: PlantResponse): void {
   res.shouldKeepAlive = false;
   const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
   recordRequestId(res, requestId);
-  const { connection, ...rest } = headers;
-  const own = req.httpVersionMajor === 2 || connection === undefined ? rest : { ...rest, connection };
-  res.writeHead(status, { ...own, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, { ...headers, 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
   res.write(body);
   endAfterBody(req, res);
 }
