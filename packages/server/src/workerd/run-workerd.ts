@@ -8,6 +8,7 @@ import { Miniflare } from 'miniflare';
 import { explainListenError } from '../common/_explain-listen-error.ts';
 import { gateFront } from './_gate-front.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
+import { workerdV8Flags } from './_workerd-v8-flags.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 import { serveNodeHttp } from '../node-http/serve-node-http.ts';
 import { reportWriteTimeouts } from '../node-http/report-write-timeouts.ts';
@@ -26,17 +27,6 @@ import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
 export const DEFAULT_D1_DIR = '.plant-store/d1';
 
 const COMPATIBILITY_DATE = '2026-07-01';
-
-/**
- * The V8 flags workerd is started with, before any the environment gives in
- * `MINIFLARE_WORKERD_V8_FLAGS` (miniflare hands that variable to workerd; a
- * later flag wins): a young generation of at most 2 MiB per semi-space in each
- * of workerd's isolates. With V8's default, what D1's local path allocates for
- * each query is let go late, and workerd grew without bound: +144 MiB over
- * 60,000 creates after the first 20,000, still rising at 120,000; with this,
- * it levels off (quirk `workerd-d1-memory`, workerd/QUIRKS.md).
- */
-const WORKERD_V8_FLAGS = '--max-semi-space-size=2';
 
 const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and lost when workerd stops; unset PLANT_STORE_DATABASE_URL to keep them in D1';
 
@@ -64,7 +54,9 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * that nothing announces. If workerd dies all the same, miniflare starts it
  * again on the same port and a line says so; plants in D1 are still there,
  * and requests meanwhile get 503 (1501). SIGINT/SIGTERM drain the front as on
- * Node, then exit 0 (miniflare's exit hook stops workerd).
+ * Node, then exit 0 (miniflare's exit hook stops workerd). workerd runs with a
+ * small young generation (`--max-semi-space-size=2`), put before this
+ * process's `MINIFLARE_WORKERD_V8_FLAGS`, which is left set to both.
  *
  * A `PLANT_STORE_*` variable it does not read gets a warning first. It
  * rejects, for the caller to stop the start with one line, when a setting
@@ -89,8 +81,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       : d1Dir === undefined
         ? { description: 'memory', warning: MEMORY_WARNING, afterRestart: 'plants kept in memory were lost' }
         : { description: `d1 at ${d1Dir}`, afterRestart: 'plants in D1 are kept' };
-  const given = process.env['MINIFLARE_WORKERD_V8_FLAGS']?.trim();
-  process.env['MINIFLARE_WORKERD_V8_FLAGS'] = given ? `${WORKERD_V8_FLAGS} ${given}` : WORKERD_V8_FLAGS;
+  // Left set: miniflare reads it again when it starts a workerd that died.
+  process.env['MINIFLARE_WORKERD_V8_FLAGS'] = workerdV8Flags(process.env['MINIFLARE_WORKERD_V8_FLAGS']);
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
