@@ -1,4 +1,36 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that run longest (about a minute or more in a fresh clone's run), longest first. vitest queues a file
+ * it has no timing for by its size, so a short file that runs long (80,000 creates) would start last and end the
+ * run with the other worker idle; these start first, each in its group.
+ */
+const LONGEST = [
+  'runtime-tests/hardening.test.ts',
+  'runtime-tests/workerd-d1-memory.test.ts',
+  'runtime-tests/sqlite-faults.test.ts',
+  'runtime-tests/quirks.test.ts',
+  'runtime-tests/conformance-http2.test.ts',
+  'runtime-tests/consumer-types.test.ts',
+  'runtime-tests/durability.test.ts',
+];
+
+/** vitest's own order (group, then timings or size), with the {@link LONGEST} files first in their group. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST.findIndex((path) => spec.moduleId.endsWith(`/${path}`));
+      return at < 0 ? LONGEST.length : at;
+    };
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    return sorted
+      .map((spec, index) => ({ spec, index }))
+      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.index - b.index)
+      .map(({ spec }) => spec);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -10,6 +42,7 @@ export default defineConfig({
     // two at a time on the 2-core machine (vitest's default there is one), so the whole run
     // fits its time budget; every timing bound in the tests allows for a loaded machine.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       // Fast: the packages' own tests (src/ and test/) and the documentation's snippets, in this process or
       // against servers on port 0 (`vitest run --project packages`).
