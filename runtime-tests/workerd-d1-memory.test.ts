@@ -1,9 +1,7 @@
-// Runs in vitest on Node 24: the standalone workerd server on D1 (its default store) under a long run of creates,
+// Runs under vitest on Node 24: the standalone workerd server on D1 (its default store) under a long run of creates,
 // its memory read from /proc: what it holds levels off instead of growing with every query.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
@@ -19,15 +17,13 @@ const SAMPLE_EVERY = 2_000;
 const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 const body = (id: number, name = `plant ${id}`) => JSON.stringify({ id, name, tag: 'd1' });
 
-const data = mkdtempSync(join(tmpdir(), 'plant-store-d1-memory-'));
 let server: SpawnedServer;
 beforeAll(async () => {
-  // No PLANT_STORE_DATABASE_URL: workerd keeps plants in D1, under the data directory.
-  server = await spawnServer(runtime('workerd'), 'working', {}, data);
+  // No PLANT_STORE_DATABASE_URL: workerd keeps plants in D1, in the server's own data directory.
+  server = await spawnServer(runtime('workerd'), 'working');
 });
 afterAll(async () => {
   await server?.close();
-  rmSync(data, { recursive: true, force: true });
 });
 
 describe('the standalone workerd server on D1', () => {
