@@ -319,40 +319,43 @@ async function expectServingAfterFlood({ label, target, env, connections, settle
   }
 }
 
-// workerd's case is in hardening-workerd.test.ts.
-describe.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
-  it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
-    await expectServingAfterFlood({
-      label: `${name} (256 descriptors)`,
-      target: runtime(name),
-      env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
-      connections: 400,
-      settleMs: 0,
-      serving: async (baseUrl) => (await documentStatus(baseUrl, 2_000)) === 200,
-      pollMs: 250,
-      withinMs: 5_000,
+// workerd's case is in hardening-workerd.test.ts. Side by side: each server and its flood are its own, and most of
+// each test is waiting (for the flood to be held, for the listener to be noticed stopped).
+describe.concurrent('when descriptors run out', () => {
+  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
+    it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
+      await expectServingAfterFlood({
+        label: `${name} (256 descriptors)`,
+        target: runtime(name),
+        env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off' },
+        connections: 400,
+        settleMs: 0,
+        serving: async (baseUrl) => (await documentStatus(baseUrl, 2_000)) === 200,
+        pollMs: 250,
+        withinMs: 5_000,
+      });
     });
   });
-});
 
-describe.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when descriptors run out', (name) => {
-  it('every process accepts again once the descriptors are freed', { timeout: 45_000 }, async () => {
-    await expectServingAfterFlood({
-      label: `${name} (2 processes, 256 descriptors each)`,
-      target: withWorkers(runtime(name)),
-      env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_WORKERS: '2' },
-      connections: 800,
-      // Enough for the second process to be up before the flood.
-      settleMs: 1_000,
-      // Twenty fresh connections answered in a row: with a process that no longer accepts,
-      // the kernel would hand it about half of them. On Deno a stopped listener is noticed
-      // after 15 s without a connection.
-      serving: async (baseUrl) => {
-        for (let i = 0; i < 20; i++) if ((await documentStatus(baseUrl, 1_000)) !== 200) return false;
-        return true;
-      },
-      pollMs: 500,
-      withinMs: 30_000,
+  describe.concurrent.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when descriptors run out', (name) => {
+    it('every process accepts again once the descriptors are freed', { timeout: 45_000 }, async () => {
+      await expectServingAfterFlood({
+        label: `${name} (2 processes, 256 descriptors each)`,
+        target: withWorkers(runtime(name)),
+        env: { PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_ACCESS_LOG: 'off', PLANT_STORE_WORKERS: '2' },
+        connections: 800,
+        // Enough for the second process to be up before the flood.
+        settleMs: 1_000,
+        // Twenty fresh connections answered in a row: with a process that no longer accepts,
+        // the kernel would hand it about half of them. On Deno a stopped listener is noticed
+        // after 15 s without a connection.
+        serving: async (baseUrl) => {
+          for (let i = 0; i < 20; i++) if ((await documentStatus(baseUrl, 1_000)) !== 200) return false;
+          return true;
+        },
+        pollMs: 500,
+        withinMs: 30_000,
+      });
     });
   });
 });
