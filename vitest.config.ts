@@ -1,4 +1,5 @@
 // Runs on Node, where vitest loads it: the test command's projects, how many files run at once and in what order.
+import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -16,6 +17,8 @@ const LONGEST = [
   'runtime-tests/consumer-types.test.ts',
   'runtime-tests/durability.test.ts',
 ];
+// A renamed or removed file would silently drop out of the list: checked where the config loads.
+for (const path of LONGEST) if (!existsSync(new URL(path, import.meta.url))) throw new Error(`vitest.config.ts: LONGEST names ${path}, which is not there`);
 
 /**
  * vitest's own order (by group, then by the timings of the last run, or by size where it has none), except that
@@ -23,16 +26,11 @@ const LONGEST = [
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (spec: TestSpecification) => {
+    const keyed = (await super.sort(files)).map((spec, index) => {
       const at = this.ctx.cache.getTestSpecificationResult(spec) === undefined ? LONGEST.findIndex((path) => spec.moduleId.endsWith(`/${path}`)) : -1;
-      return at < 0 ? LONGEST.length : at;
-    };
-    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
-    return sorted
-      .map((spec, index) => ({ spec, index }))
-      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.index - b.index)
-      .map(({ spec }) => spec);
+      return { spec, index, group: spec.project.config.sequence.groupOrder, rank: at < 0 ? LONGEST.length : at };
+    });
+    return keyed.sort((a, b) => a.group - b.group || a.rank - b.rank || a.index - b.index).map(({ spec }) => spec);
   }
 }
 

@@ -322,7 +322,7 @@ async function expectServingAfterFlood({ label, target, env, connections, settle
 // workerd's case is in hardening-workerd.test.ts. Side by side: each server and its flood are its own, and most of
 // each test is waiting (for the flood to be held, for the listener to be noticed stopped).
 describe.concurrent('when descriptors run out', () => {
-  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'])('%s when descriptors run out', (name) => {
+  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno'])('%s, one process', (name) => {
     it('keeps running and serving after one client opens more connections than it has descriptors', { timeout: 20_000 }, async () => {
       await expectServingAfterFlood({
         label: `${name} (256 descriptors)`,
@@ -337,7 +337,7 @@ describe.concurrent('when descriptors run out', () => {
     });
   });
 
-  describe.concurrent.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2 when descriptors run out', (name) => {
+  describe.concurrent.each(['Node 22', 'Bun', 'Deno'])('%s with PLANT_STORE_WORKERS=2', (name) => {
     it('every process accepts again once the descriptors are freed', { timeout: 45_000 }, async () => {
       await expectServingAfterFlood({
         label: `${name} (2 processes, 256 descriptors each)`,
