@@ -1,11 +1,12 @@
 // Runs under vitest on Node (the "runtimes" project): standalone servers on Node 22, 24 and 26, Bun and Deno
 // over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that
 // fills up and on one whose writes fail (support/faultfs.py).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { CONFORMANCE_TOKEN, send, type RawResponse } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, type SpawnedServer } from './runtimes.ts';
@@ -29,6 +30,7 @@ function directory(): string {
 }
 
 const node22 = runtime('Node 22').binary;
+const execFileAsync = promisify(execFile);
 
 /**
  * A script for Node 22: holds `BEGIN EXCLUSIVE` on the file for the given
@@ -59,12 +61,13 @@ function script(dir: string, name: string, text: string): string {
   return path;
 }
 
-/** Every row of the SQLite file, read by another process once the server is gone. */
-function rows(dir: string, file: string): Record<string, string> {
-  return JSON.parse(execFileSync(node22, [script(dir, 'dump.mjs', DUMP), file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Record<
-    string,
-    string
-  >;
+/**
+ * Every row of the SQLite file, read by another process once the server is gone; without blocking this one, where
+ * other tests of the file may be timing their servers' answers meanwhile.
+ */
+async function rows(dir: string, file: string): Promise<Record<string, string>> {
+  const { stdout } = await execFileAsync(node22, [script(dir, 'dump.mjs', DUMP), file], { encoding: 'utf8' });
+  return JSON.parse(stdout) as Record<string, string>;
 }
 
 interface Answer {
@@ -154,7 +157,8 @@ function startedWith(binary: string, args: readonly string[]) {
   return { child, printed, exited };
 }
 
-describe('SQLite: another process holds the lock for 10 s under load', () => {
+// The four runtimes side by side, each its own server, file and lock holder: most of each test is the 10 s wait.
+describe.concurrent('SQLite: another process holds the lock for 10 s under load', () => {
   for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {
     it(`${name}: /healthz answers at once throughout, waiting creates answer 200 once it is free or 503 past the store timeout, nothing lost`, async () => {
       const dir = directory();
@@ -208,7 +212,7 @@ describe('SQLite: another process holds the lock for 10 s under load', () => {
         // A lock held twice as long as a create waits: some creates gave up, and /readyz said so.
         expect(failed.length).toBeGreaterThan(0);
         expect(report.readyz503).toBeGreaterThan(0);
-        const stored = rows(dir, file);
+        const stored = await rows(dir, file);
         const lost = answers.filter((a) => a.status === 200 && stored[String(a.id)] !== `plant-${a.id}`).map((a) => a.id);
         expect(lost).toEqual([]);
         // The store gave up before the handler did, so a 503 here means nothing was stored.
@@ -281,7 +285,7 @@ describe.skipIf(!isRoot)('SQLite on a small filesystem that fills under load (ne
         expect(output).not.toContain('no transaction is active');
         // A few lines per second at most: the first error with its stack, then summaries.
         expect(linesWhileFull).toBeLessThan(60 + 5 * (fullMs / 1_000));
-        const stored = rows(dir, file);
+        const stored = await rows(dir, file);
         const lost = answers.filter((a) => a.status === 200 && stored[String(a.id)] !== `plant-${a.id}`).map((a) => a.id);
         expect(lost).toEqual([]);
         // A 507 stored nothing.
@@ -342,7 +346,7 @@ describe.skipIf(!canMountFaultFs())(
           expect(answers.filter((a) => ![200, 503, 507].includes(a.status)).map((a) => `${a.status} ${a.message}`)).toEqual([]);
           expect(server.child.exitCode).toBeNull();
           await server.close();
-          const stored = rows(dir, join(data, 'plants.db'));
+          const stored = await rows(dir, join(data, 'plants.db'));
           expect(answers.filter((a) => a.status === 200 && stored[String(a.id)] !== `plant-${a.id}`).map((a) => a.id)).toEqual([]);
         } finally {
           await server?.close();
