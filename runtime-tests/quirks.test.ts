@@ -275,275 +275,239 @@ function startBare(name: 'Bun' | 'Deno', env: Record<string, string> = {}): Prom
 }
 
 describe('runtime quirks the server works around are still there (packages/server/src/*/QUIRKS.md)', () => {
-  // Side by side: the D1 canary, about 50 s of a core for its workerd, and Bun's and Deno's canaries, one at a time,
-  // which mostly wait on timers and sockets. Not beside workerd's other canaries: both tell their workerd from
-  // others by the children of this process.
-  describe.concurrent("beside workerd's D1 canary", () => {
-    describe('Bun, then Deno', () => {
-      describe('Bun', { concurrent: false }, () => {
-        let server: SpawnedServer;
-        let version: string;
-        beforeAll(async () => {
-          version = `Bun ${runtimeVersion(runtime('Bun'))}`;
-          // A 4 s idle timeout: one period of Bun's timer wheel, so the wheel's early cut shows within seconds.
-          server = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '4' });
-        });
-        afterAll(async () => {
-          await server?.close();
-        });
+  describe('Bun', () => {
+    let server: SpawnedServer;
+    let version: string;
+    beforeAll(async () => {
+      version = `Bun ${runtimeVersion(runtime('Bun'))}`;
+      // A 4 s idle timeout: one period of Bun's timer wheel, so the wheel's early cut shows within seconds.
+      server = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '4' });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
 
-        it('bun-no-request-timeout: a body that keeps trickling is neither cut nor answered, whatever request timeout is asked', async () => {
-          // Bytes keep coming (so the idle timeout never fires): only a request or body timeout could end it.
-          const result = await watch(server.baseUrl, STALLING_HEAD, 3_000, true);
-          expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-no-request-timeout', version)).toEqual({
-            received: '',
-            closed: false,
-          });
-        });
-
-        it('bun-reload-keeps-tls: a server reloaded with another certificate still serves the first one to new connections', async () => {
-          const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-tls-')());
-          const [first, second] = [authority.leaf('first'), authority.leaf('second')];
-          const { code, stdout, stderr } = await runToExit(runtime('Bun').binary, [TLS_RELOAD_SCRIPT], {
-            cwd: tmpdir(),
-            env: { QUIRK_FIRST_CERT: first.certPath, QUIRK_FIRST_KEY: first.keyPath, QUIRK_SECOND_CERT: second.certPath, QUIRK_SECOND_KEY: second.keyPath },
-            killAfterMs: 20_000,
-          });
-          expect(code, stderr).toBe(0);
-          const { served } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { served: string };
-          expect(served, gone('bun-reload-keeps-tls', version)).toBe('first');
-        });
-        it('bun-pipelined-behind-pending: two requests in one write, the first answered a turn later: neither is answered, the connection closes', async () => {
-          // Node answers both, in order. The body of each is read whole before its answer is due.
-          const request = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd`;
-          const result = await watch(server.baseUrl, request('/later') + request('/later'), 3_000);
-          expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-pipelined-behind-pending', version)).toEqual({
-            received: '',
-            closed: true,
-          });
-        });
-
-        it('bun-idle-timer-wheel: an idle connection is closed well before idleTimeout (4 s here)', async () => {
-          // Two connections 2 s apart sit at opposite phases of the 4 s wheel: one of them is cut 2 s early or more.
-          const request = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
-          const first = watch(server.baseUrl, request, 6_000);
-          await new Promise((resolve) => setTimeout(resolve, 2_000));
-          const second = watch(server.baseUrl, request, 6_000);
-          const closes = (await Promise.all([first, second])).map((result) => result.closedAfterMs ?? Infinity);
-          expect(Math.min(...closes), gone('bun-idle-timer-wheel', version)).toBeLessThan(3_500);
-        });
-
-        it('bun-stream-drops-content-length: a stream body with its Content-Length given is sent chunked, without it', async () => {
-          const { received } = await watch(server.baseUrl, 'GET /streamed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
-          const head = received.split('\r\n\r\n')[0]!.toLowerCase().split('\r\n');
-          const framing = { chunked: head.includes('transfer-encoding: chunked'), declared: head.includes('content-length: 2') };
-          // Answered at all: a server gone or refusing would pass the check below for the wrong reason.
-          expect(head[0]).toBe('http/1.1 200 ok');
-          expect(framing, gone('bun-stream-drops-content-length', version)).toEqual({ chunked: true, declared: false });
-        });
-
-        it(
-          'bun-no-write-timeout: an answer its client never reads is held until the idle timeout (8 s here), not before, then cut',
-          { timeout: 25_000 },
-          async () => {
-            // Its own server: an 8 s idle timeout cuts between 4 and 8 s (bun-idle-timer-wheel). Still held at 3 s:
-            // Bun has no write timeout under that; cut by 16 s: the idle timeout still applies to a stalled answer (8 s more
-            // than due: once, with 1,000-client tests of other files running beside it, 11 s was not enough).
-            const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' });
-            try {
-              const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 16_000);
-              const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinSixteenSeconds: letGoAfterMs !== undefined };
-              expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinSixteenSeconds: true });
-            } finally {
-              await slow.close();
-            }
-          },
-        );
-        it(
-          'bun-no-write-timeout: server.timeout(request, 2) cuts an answer its client never reads within 2 s and the 4 s wheel, where a stream body that errors itself does not (idle timeout 20 s here)',
-          { timeout: 20_000 },
-          async () => {
-            // The standalone Bun server bounds stalled answers with server.timeout: should it stop cutting them, the canary
-            // says so (bun/QUIRKS.md, bun-no-write-timeout). The stream body that errors itself once no slice was pulled
-            // for 2 s is the handler's other handle on a stalled answer: Bun keeps the request pending, the connection held.
-            const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' });
-            try {
-              const [timed, erroring] = await Promise.all(['/large-timed', '/large-stream-erroring'].map((path) => watchUnread(slow.baseUrl, path, 8_000)));
-              expect({ timedWithinEightSeconds: timed !== undefined }, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true });
-              // Not the workaround's: a finding of the record, to correct there (nothing to delete) should Bun change it.
-              expect(
-                { erroringHeldAtEightSeconds: erroring === undefined },
-                `Bun ${version} now cuts a stalled answer whose stream body errors itself: correct that finding in packages/server/src/bun/QUIRKS.md, bun-no-write-timeout`,
-              ).toEqual({ erroringHeldAtEightSeconds: true });
-            } finally {
-              await slow.close();
-            }
-          },
-        );
-      });
-
-      describe('Deno', { concurrent: false }, () => {
-        let server: SpawnedServer;
-        let version: string;
-        beforeAll(async () => {
-          version = runtimeVersion(runtime('Deno'));
-          server = await startBare('Deno');
-        });
-        afterAll(async () => {
-          await server?.close();
-        });
-
-        it('deno-https-two-step-stalls: after an answer ended once the request body is in, node:https serves no other request on the connection', async () => {
-          const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-https-')());
-          const pair = authority.leaf('localhost');
-          const { code, stdout, stderr } = await runToExit(
-            runtime('Deno').binary,
-            ['run', '--allow-net', '--allow-env', '--allow-read', HTTPS_TWO_STEP_SCRIPT],
-            {
-              cwd: tmpdir(),
-              env: { QUIRK_CERT: pair.certPath, QUIRK_KEY: pair.keyPath },
-              killAfterMs: 20_000,
-            },
-          );
-          expect(code, stderr).toBe(0);
-          const { statuses } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: string[] };
-          expect(statuses, gone('deno-https-two-step-stalls', version)).toEqual(['HTTP/1.1 401']);
-        });
-
-        it(
-          'deno-http2-unbounded-memory: ten connections resetting 2,000 HTTP/2 streams each, sent away after 100 resets, take node:http2 to 60 MiB or more',
-          { timeout: 60_000 },
-          async () => {
-            // The same bare server on Node 24 reaches +22 to +26 MiB under the same attack and keeps that; on Deno 2.9.6
-            // it reached +69 to +126 MiB during the attack and held +99 to +236 once the attackers were gone.
-            const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-http2-')());
-            const pair = authority.leaf('localhost');
-            const bare = await spawnListening(
-              'bare Deno node:http2',
-              runtime('Deno').binary,
-              ['run', '--allow-net', '--allow-env', '--allow-read', HTTP2_SCRIPT],
-              {
-                QUIRK_CERT: pair.certPath,
-                QUIRK_KEY: pair.keyPath,
-              },
-            );
-            try {
-              const pid = bare.child.pid!;
-              const before = processRssMiB(pid);
-              let peak = before;
-              const attack = await rapidReset(
-                bare.baseUrl.replace('127.0.0.1', 'localhost'),
-                authority.ca,
-                10,
-                2_000,
-                () => (peak = Math.max(peak, processRssMiB(pid))),
-              );
-              try {
-                await until(() => heldConnections(Number(new URL(bare.baseUrl).port), attack.ports) === 0, 10_000, 'every attacking connection sent away');
-              } finally {
-                attack.destroy();
-              }
-              const after = processRssMiB(pid);
-              console.log(
-                JSON.stringify({
-                  quirk: 'deno-http2-unbounded-memory',
-                  attempted: attack.attempted,
-                  peakMiB: Math.round(peak - before),
-                  afterMiB: Math.round(after - before),
-                }),
-              );
-              // A weak attack or a server gone would say nothing of the quirk.
-              expect(attack.attempted).toBeGreaterThanOrEqual(1_000);
-              expect(bare.child.exitCode).toBeNull();
-              expect(Math.max(peak, after) - before, gone('deno-http2-unbounded-memory', version)).toBeGreaterThanOrEqual(60);
-            } finally {
-              await bare.close();
-            }
-          },
-        );
-
-        it('deno-serve-no-timeouts: Deno.serve neither cuts nor answers a request whose head never ends', async () => {
-          // Node's headersTimeout would answer 408; Deno.serve has no such option and waits.
-          const result = await watch(server.baseUrl, 'POST /upload HTTP/1.1\r\nHost: x\r\n', 3_000);
-          expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('deno-serve-no-timeouts', version)).toEqual({
-            received: '',
-            closed: false,
-          });
-        });
-
-        it.runIf(prlimit)(
-          'deno-accept-after-emfile: once one accept failed with EMFILE, node:net accepts nothing more, even with descriptors free again',
-          { timeout: 30_000 },
-          async () => {
-            // Started with 256 descriptors; bare-accept.ts takes every free one itself once listening, on request.
-            const bare = await spawnListening(
-              'bare Deno (node:net, 256 descriptors)',
-              prlimit!,
-              ['--nofile=256:256', runtime('Deno').binary, 'run', '--allow-net', '--allow-read=/dev/null', ACCEPT_SCRIPT],
-              {},
-            );
-            const opened: LineSocket[] = [];
-            const open = async () => {
-              const lines = await openLines(bare.baseUrl);
-              opened.push(lines);
-              return lines;
-            };
-            try {
-              const control = await open();
-              expect(await control.line(/^accepted /, 5_000)).toBe('accepted 1');
-              // A round: take every descriptor, connect (the kernel completes the handshake; Deno's accept fails with
-              // EMFILE), give the descriptors back, connect again. With the quirk neither connection is ever greeted.
-              // Should Deno still read `free` before it tries that accept (bare-accept.ts waits one turn), it accepts
-              // both: up to five rounds.
-              const rounds: string[] = [];
-              for (let round = 1; round <= 5 && !rounds.at(-1)?.endsWith('neither accepted in 3 s'); round++) {
-                expect(await control.ask('exhaust', /^exhausted /)).toMatch(/^exhausted \d+ EMFILE$/);
-                const during = await open();
-                await control.ask('free', /^freed /);
-                const after = await open();
-                const greeted = await Promise.race([during.line(/^accepted /, 3_000), after.line(/^accepted /, 3_000)]);
-                rounds.push(`round ${round}: ${greeted === undefined ? 'neither accepted in 3 s' : `greeted '${greeted}'`}`);
-              }
-              // Still running and answering on the connection it accepted first: not accepting is not a crash.
-              expect(await control.ask('free', /^freed /)).toBe('freed 0');
-              expect(bare.child.exitCode).toBeNull();
-              expect(rounds.at(-1), gone('deno-accept-after-emfile', version) + `\n${rounds.join('\n')}`).toMatch(/neither accepted in 3 s$/);
-            } finally {
-              for (const lines of opened) lines.destroy();
-              await bare.close();
-            }
-          },
-        );
-
-        it('deno-immediate-starves-io: beside a chain of setImmediate callbacks, a loopback echo gets almost no turn', { timeout: 30_000 }, async () => {
-          // Node polls the network between immediates (about 1,300 round trips in 300 ms, a fourteenth of what a
-          // setTimeout(0) chain leaves); Deno 2.9.6 about 24, against some 15,500 beside setTimeout(0).
-          const node = await roundTripsBesideChains(runtime('Node 24').binary, ['--disable-warning=ExperimentalWarning']);
-          expect(node.immediate * 100, `Node 24, the control: ${JSON.stringify(node)}`).toBeGreaterThan(node.timeout);
-          const deno = await roundTripsBesideChains(runtime('Deno').binary, ['run', '--allow-net']);
-          expect(deno.immediate * 100, gone('deno-immediate-starves-io', version) + `\n${JSON.stringify(deno)}`).toBeLessThan(deno.timeout);
-        });
+    it('bun-no-request-timeout: a body that keeps trickling is neither cut nor answered, whatever request timeout is asked', async () => {
+      // Bytes keep coming (so the idle timeout never fires): only a request or body timeout could end it.
+      const result = await watch(server.baseUrl, STALLING_HEAD, 3_000, true);
+      expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-no-request-timeout', version)).toEqual({
+        received: '',
+        closed: false,
       });
     });
-    describe('workerd, through D1', () => {
-      let version: string;
-      beforeAll(() => {
-        version = runtimeVersion(runtime('workerd'));
-      });
-      const d1Directory = temporaryDirectories('plant-store-quirk-d1-');
 
-      it(
-        "workerd-d1-memory: with V8's defaults, workerd grows by at least 15 MiB between 20,000 and 50,000 queries through a D1 binding",
-        { timeout: 120_000 },
-        async () => {
-          const resident = await residentOverD1Queries(d1Directory(), 5);
-          const figures = resident.map((each, batch) => `${(batch + 1) * 10}k ${each.toFixed(0)}`).join(', ');
-          // Seen: +26 to +50 MiB (+45 and +46 from 496–498 at 20,000 in this file); with run-workerd.ts's
-          // --max-semi-space-size=2 it levels off by 20,000 (runtime-tests/workerd-d1-memory.test.ts).
-          console.log(`workerd-d1-memory: workerd resident MiB by D1 queries, V8's defaults: ${figures}`);
-          expect(resident[4]! - resident[1]!, gone('workerd-d1-memory', version) + `\n${figures}`).toBeGreaterThanOrEqual(15);
-        },
-      );
+    it('bun-reload-keeps-tls: a server reloaded with another certificate still serves the first one to new connections', async () => {
+      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-tls-')());
+      const [first, second] = [authority.leaf('first'), authority.leaf('second')];
+      const { code, stdout, stderr } = await runToExit(runtime('Bun').binary, [TLS_RELOAD_SCRIPT], {
+        cwd: tmpdir(),
+        env: { QUIRK_FIRST_CERT: first.certPath, QUIRK_FIRST_KEY: first.keyPath, QUIRK_SECOND_CERT: second.certPath, QUIRK_SECOND_KEY: second.keyPath },
+        killAfterMs: 20_000,
+      });
+      expect(code, stderr).toBe(0);
+      const { served } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { served: string };
+      expect(served, gone('bun-reload-keeps-tls', version)).toBe('first');
+    });
+    it('bun-pipelined-behind-pending: two requests in one write, the first answered a turn later: neither is answered, the connection closes', async () => {
+      // Node answers both, in order. The body of each is read whole before its answer is due.
+      const request = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd`;
+      const result = await watch(server.baseUrl, request('/later') + request('/later'), 3_000);
+      expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('bun-pipelined-behind-pending', version)).toEqual({
+        received: '',
+        closed: true,
+      });
+    });
+
+    it('bun-idle-timer-wheel: an idle connection is closed well before idleTimeout (4 s here)', async () => {
+      // Two connections 2 s apart sit at opposite phases of the 4 s wheel: one of them is cut 2 s early or more.
+      const request = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
+      const first = watch(server.baseUrl, request, 6_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const second = watch(server.baseUrl, request, 6_000);
+      const closes = (await Promise.all([first, second])).map((result) => result.closedAfterMs ?? Infinity);
+      expect(Math.min(...closes), gone('bun-idle-timer-wheel', version)).toBeLessThan(3_500);
+    });
+
+    it('bun-stream-drops-content-length: a stream body with its Content-Length given is sent chunked, without it', async () => {
+      const { received } = await watch(server.baseUrl, 'GET /streamed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 3_000);
+      const head = received.split('\r\n\r\n')[0]!.toLowerCase().split('\r\n');
+      const framing = { chunked: head.includes('transfer-encoding: chunked'), declared: head.includes('content-length: 2') };
+      // Answered at all: a server gone or refusing would pass the check below for the wrong reason.
+      expect(head[0]).toBe('http/1.1 200 ok');
+      expect(framing, gone('bun-stream-drops-content-length', version)).toEqual({ chunked: true, declared: false });
+    });
+
+    it(
+      'bun-no-write-timeout: an answer its client never reads is held until the idle timeout (8 s here), not before, then cut',
+      { timeout: 25_000 },
+      async () => {
+        // Its own server: an 8 s idle timeout cuts between 4 and 8 s (bun-idle-timer-wheel). Still held at 3 s:
+        // Bun has no write timeout under that; cut by 16 s: the idle timeout still applies to a stalled answer (8 s more
+        // than due: once, with 1,000-client tests of other files running beside it, 11 s was not enough).
+        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' });
+        try {
+          const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 16_000);
+          const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinSixteenSeconds: letGoAfterMs !== undefined };
+          expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinSixteenSeconds: true });
+        } finally {
+          await slow.close();
+        }
+      },
+    );
+    it(
+      'bun-no-write-timeout: server.timeout(request, 2) cuts an answer its client never reads within 2 s and the 4 s wheel, where a stream body that errors itself does not (idle timeout 20 s here)',
+      { timeout: 20_000 },
+      async () => {
+        // The standalone Bun server bounds stalled answers with server.timeout: should it stop cutting them, the canary
+        // says so (bun/QUIRKS.md, bun-no-write-timeout). The stream body that errors itself once no slice was pulled
+        // for 2 s is the handler's other handle on a stalled answer: Bun keeps the request pending, the connection held.
+        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' });
+        try {
+          const [timed, erroring] = await Promise.all(['/large-timed', '/large-stream-erroring'].map((path) => watchUnread(slow.baseUrl, path, 8_000)));
+          expect({ timedWithinEightSeconds: timed !== undefined }, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true });
+          // Not the workaround's: a finding of the record, to correct there (nothing to delete) should Bun change it.
+          expect(
+            { erroringHeldAtEightSeconds: erroring === undefined },
+            `Bun ${version} now cuts a stalled answer whose stream body errors itself: correct that finding in packages/server/src/bun/QUIRKS.md, bun-no-write-timeout`,
+          ).toEqual({ erroringHeldAtEightSeconds: true });
+        } finally {
+          await slow.close();
+        }
+      },
+    );
+  });
+
+  describe('Deno', () => {
+    let server: SpawnedServer;
+    let version: string;
+    beforeAll(async () => {
+      version = runtimeVersion(runtime('Deno'));
+      server = await startBare('Deno');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('deno-https-two-step-stalls: after an answer ended once the request body is in, node:https serves no other request on the connection', async () => {
+      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-https-')());
+      const pair = authority.leaf('localhost');
+      const { code, stdout, stderr } = await runToExit(runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTPS_TWO_STEP_SCRIPT], {
+        cwd: tmpdir(),
+        env: { QUIRK_CERT: pair.certPath, QUIRK_KEY: pair.keyPath },
+        killAfterMs: 20_000,
+      });
+      expect(code, stderr).toBe(0);
+      const { statuses } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: string[] };
+      expect(statuses, gone('deno-https-two-step-stalls', version)).toEqual(['HTTP/1.1 401']);
+    });
+
+    it(
+      'deno-http2-unbounded-memory: ten connections resetting 2,000 HTTP/2 streams each, sent away after 100 resets, take node:http2 to 60 MiB or more',
+      { timeout: 60_000 },
+      async () => {
+        // The same bare server on Node 24 reaches +22 to +26 MiB under the same attack and keeps that; on Deno 2.9.6
+        // it reached +69 to +126 MiB during the attack and held +99 to +236 once the attackers were gone.
+        const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-http2-')());
+        const pair = authority.leaf('localhost');
+        const bare = await spawnListening('bare Deno node:http2', runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTP2_SCRIPT], {
+          QUIRK_CERT: pair.certPath,
+          QUIRK_KEY: pair.keyPath,
+        });
+        try {
+          const pid = bare.child.pid!;
+          const before = processRssMiB(pid);
+          let peak = before;
+          const attack = await rapidReset(
+            bare.baseUrl.replace('127.0.0.1', 'localhost'),
+            authority.ca,
+            10,
+            2_000,
+            () => (peak = Math.max(peak, processRssMiB(pid))),
+          );
+          try {
+            await until(() => heldConnections(Number(new URL(bare.baseUrl).port), attack.ports) === 0, 10_000, 'every attacking connection sent away');
+          } finally {
+            attack.destroy();
+          }
+          const after = processRssMiB(pid);
+          console.log(
+            JSON.stringify({
+              quirk: 'deno-http2-unbounded-memory',
+              attempted: attack.attempted,
+              peakMiB: Math.round(peak - before),
+              afterMiB: Math.round(after - before),
+            }),
+          );
+          // A weak attack or a server gone would say nothing of the quirk.
+          expect(attack.attempted).toBeGreaterThanOrEqual(1_000);
+          expect(bare.child.exitCode).toBeNull();
+          expect(Math.max(peak, after) - before, gone('deno-http2-unbounded-memory', version)).toBeGreaterThanOrEqual(60);
+        } finally {
+          await bare.close();
+        }
+      },
+    );
+
+    it('deno-serve-no-timeouts: Deno.serve neither cuts nor answers a request whose head never ends', async () => {
+      // Node's headersTimeout would answer 408; Deno.serve has no such option and waits.
+      const result = await watch(server.baseUrl, 'POST /upload HTTP/1.1\r\nHost: x\r\n', 3_000);
+      expect({ received: result.received, closed: result.closedAfterMs !== undefined }, gone('deno-serve-no-timeouts', version)).toEqual({
+        received: '',
+        closed: false,
+      });
+    });
+
+    it.runIf(prlimit)(
+      'deno-accept-after-emfile: once one accept failed with EMFILE, node:net accepts nothing more, even with descriptors free again',
+      { timeout: 30_000 },
+      async () => {
+        // Started with 256 descriptors; bare-accept.ts takes every free one itself once listening, on request.
+        const bare = await spawnListening(
+          'bare Deno (node:net, 256 descriptors)',
+          prlimit!,
+          ['--nofile=256:256', runtime('Deno').binary, 'run', '--allow-net', '--allow-read=/dev/null', ACCEPT_SCRIPT],
+          {},
+        );
+        const opened: LineSocket[] = [];
+        const open = async () => {
+          const lines = await openLines(bare.baseUrl);
+          opened.push(lines);
+          return lines;
+        };
+        try {
+          const control = await open();
+          expect(await control.line(/^accepted /, 5_000)).toBe('accepted 1');
+          // A round: take every descriptor, connect (the kernel completes the handshake; Deno's accept fails with
+          // EMFILE), give the descriptors back, connect again. With the quirk neither connection is ever greeted.
+          // Should Deno still read `free` before it tries that accept (bare-accept.ts waits one turn), it accepts
+          // both: up to five rounds.
+          const rounds: string[] = [];
+          for (let round = 1; round <= 5 && !rounds.at(-1)?.endsWith('neither accepted in 3 s'); round++) {
+            expect(await control.ask('exhaust', /^exhausted /)).toMatch(/^exhausted \d+ EMFILE$/);
+            const during = await open();
+            await control.ask('free', /^freed /);
+            const after = await open();
+            const greeted = await Promise.race([during.line(/^accepted /, 3_000), after.line(/^accepted /, 3_000)]);
+            rounds.push(`round ${round}: ${greeted === undefined ? 'neither accepted in 3 s' : `greeted '${greeted}'`}`);
+          }
+          // Still running and answering on the connection it accepted first: not accepting is not a crash.
+          expect(await control.ask('free', /^freed /)).toBe('freed 0');
+          expect(bare.child.exitCode).toBeNull();
+          expect(rounds.at(-1), gone('deno-accept-after-emfile', version) + `\n${rounds.join('\n')}`).toMatch(/neither accepted in 3 s$/);
+        } finally {
+          for (const lines of opened) lines.destroy();
+          await bare.close();
+        }
+      },
+    );
+
+    it('deno-immediate-starves-io: beside a chain of setImmediate callbacks, a loopback echo gets almost no turn', { timeout: 30_000 }, async () => {
+      // Node polls the network between immediates (about 1,300 round trips in 300 ms, a fourteenth of what a
+      // setTimeout(0) chain leaves); Deno 2.9.6 about 24, against some 15,500 beside setTimeout(0).
+      const node = await roundTripsBesideChains(runtime('Node 24').binary, ['--disable-warning=ExperimentalWarning']);
+      expect(node.immediate * 100, `Node 24, the control: ${JSON.stringify(node)}`).toBeGreaterThan(node.timeout);
+      const deno = await roundTripsBesideChains(runtime('Deno').binary, ['run', '--allow-net']);
+      expect(deno.immediate * 100, gone('deno-immediate-starves-io', version) + `\n${JSON.stringify(deno)}`).toBeLessThan(deno.timeout);
     });
   });
 
@@ -558,6 +522,7 @@ describe('runtime quirks the server works around are still there (packages/serve
       await bare?.miniflare.dispose();
     });
     const baseUrl = () => bare!.baseUrl;
+    const d1Directory = temporaryDirectories('plant-store-quirk-d1-');
 
     it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 400 and 501', async () => {
       // Node answers 400 to both framings and to the method; the Worker never sees any of them.
@@ -587,6 +552,21 @@ describe('runtime quirks the server works around are still there (packages/serve
         closed: false,
       });
     });
+
+    it(
+      "workerd-d1-memory: with V8's defaults, workerd grows by at least 15 MiB past its size at 20,000 queries through a D1 binding, by 50,000",
+      { timeout: 120_000 },
+      async () => {
+        const resident = await residentOverD1Queries(d1Directory(), 5);
+        const figures = resident.map((each, batch) => `${(batch + 1) * 10}k ${each.toFixed(0)}`).join(', ');
+        // The most it held after 20,000, not its size at 50,000: a sample can come just after a full collection
+        // (seen once: 498 at 20,000, 526 at 40,000, 507 at 50,000). Seen: +26 to +51 MiB; with run-workerd.ts's
+        // --max-semi-space-size=2 it levels off by 20,000 (runtime-tests/workerd-d1-memory.test.ts).
+        console.log(`workerd-d1-memory: workerd resident MiB by D1 queries, V8's defaults: ${figures}`);
+        const grown = Math.max(...resident.slice(2)) - resident[1]!;
+        expect(grown, gone('workerd-d1-memory', version) + `\n${figures}`).toBeGreaterThanOrEqual(15);
+      },
+    );
 
     it.runIf(prlimit)('workerd-http-server: the process exits once an accept fails with EMFILE', { timeout: 30_000 }, async () => {
       // A workerd of its own, since this one is meant to die: given 64 descriptors, then offered 200 connections.
