@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
-import { connect as connectHttp2, constants } from 'node:http2';
+import { connect as connectHttp2 } from 'node:http2';
 
 /** A response as the suite sees it: status, lowercase headers, body text. */
 export interface RawResponse {
@@ -148,8 +148,10 @@ function sendHttp2(
     stream.on('end', () => {
       ended = true;
       // Answered before the whole body was sent (a 413, a 401): stop sending, as curl does, rather than hold the
-      // stream open (and the session, whose close waits for it) until the server's request timeout.
-      if (!stream.writableEnded) stream.close(constants.NGHTTP2_NO_ERROR);
+      // stream open (and the connection, whose close waits for it) until the server's timeout. The connection is this
+      // request's alone, and ended at once: a stream closed here would first be ended short of its Content-Length,
+      // which the server refuses as a protocol error.
+      if (!stream.writableEnded) session.destroy();
       resolve({ status, headers: head, body: Buffer.concat(parts).toString('utf8') });
     });
     stream.on('error', (error) => {
