@@ -65,7 +65,9 @@ function steadyClient(origin: string, firstId: number): { stop(): Promise<number
 
 describe.concurrent.each(['Node 22', 'Node 26'])('%s standalone server over TLS, HTTP/1.1 beside HTTP/2', (name) => {
   it('keeps an idle HTTP/1.1 connection 5 s (Keep-Alive: timeout=5), then closes it, as node:http does', async () => {
-    const pair = authority.leaf('localhost');
+    // A pair of each line's own: the two run at once, and one writing `localhost.key` again while the other's server
+    // read it once stopped that server's start ("holds no PEM private key").
+    const pair = authority.leaf(`localhost-${name.toLowerCase().replace(/\s+/g, '-')}`);
     const target = await spawnServer(runtime(name), 'working', { PLANT_STORE_TLS_CERT: pair.certPath, PLANT_STORE_TLS_KEY: pair.keyPath });
     try {
       const url = new URL(target.baseUrl);
