@@ -4,7 +4,7 @@
 // fails, naming what to delete, once the runtime no longer has it. The records themselves are
 // packages/server/src/<runtime>/QUIRKS.md; this is KNOWN_DIFFERENCES (differential-corpus.ts) for runtimes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -13,7 +13,7 @@ import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, runToExit, spawnListening, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
-import { processRssMiB } from './support/process-memory.ts';
+import { childPids, commandOf, processRssMiB } from './support/process-memory.ts';
 import { rapidReset } from './support/rapid-reset.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
@@ -660,20 +660,7 @@ async function startBareWorkerd(): Promise<BareWorkerd> {
 
 /** The pids of this process's `workerd` children (miniflare starts one per instance), from /proc. */
 function workerdChildPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      try {
-        // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its last ')'.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        return Number(ppid) === process.pid && comm.startsWith('workerd') ? [Number(entry)] : [];
-      } catch {
-        // Gone between the listing and the read.
-        return [];
-      }
-    });
+  return childPids(process.pid).filter((pid) => commandOf(pid).startsWith('workerd'));
 }
 
 /** The pid of this process's newest `workerd` child (miniflare starts one per instance). */

@@ -1,11 +1,10 @@
 // Runs under vitest on Node 24: the standalone workerd server on D1 (its default store) under a long run of creates,
 // its memory read from /proc: what it holds levels off instead of growing with every query.
-import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
-import { processTree, treeRssMiB } from './support/process-memory.ts';
+import { commandOf, processTree, treeRssMiB } from './support/process-memory.ts';
 
 const CREATES = 80_000;
 const WARM_UP = 20_000;
@@ -44,7 +43,7 @@ describe('the standalone workerd server on D1', () => {
         }
       };
       // What is measured is the front and workerd below it.
-      const commands = processTree(server.child.pid!).map((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+      const commands = processTree(server.child.pid!).map(commandOf);
       expect(commands.filter((command) => command.startsWith('workerd'))).toHaveLength(1);
       try {
         await Promise.all(agents.map(client));

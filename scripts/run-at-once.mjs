@@ -37,12 +37,12 @@ function run(script) {
 }
 
 const results = await Promise.all(scripts.map(async (script) => ({ script, ...(await run(script)) })));
+const failed = results.filter((result) => !result.ok);
 // Those that passed first, those that failed last, where a reader of the run's end finds them.
-for (const { script, ended, output } of [...results.filter((result) => result.ok), ...results.filter((result) => !result.ok)]) {
+for (const { script, ended, output } of [...results.filter((result) => result.ok), ...failed]) {
   process.stdout.write(`\n> ${script} (${ended})\n${output}`);
 }
-const failed = results.filter((result) => !result.ok).map((result) => result.script);
 if (failed.length > 0) {
-  console.error(`run-at-once: failed: ${failed.join(', ')}`);
+  console.error(`run-at-once: failed: ${failed.map((result) => result.script).join(', ')}`);
   process.exitCode = 1;
 }

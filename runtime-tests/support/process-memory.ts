@@ -5,22 +5,36 @@ import { until } from './until.ts';
 /** `pid` and every process below it (workerd under the launcher's front), read from /proc. */
 export function processTree(pid: number): number[] {
   const all = [pid];
-  for (let i = 0; i < all.length; i++) {
-    let tasks: string[] = [];
+  for (let i = 0; i < all.length; i++) all.push(...childPids(all[i]!));
+  return all;
+}
+
+/** The processes `pid` started itself, from /proc; none once it is gone. */
+export function childPids(pid: number): number[] {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children: number[] = [];
+  for (const task of tasks) {
     try {
-      tasks = readdirSync(`/proc/${all[i]}/task`);
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
     } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        for (const child of readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8').split(' ')) if (child.trim() !== '') all.push(Number(child));
-      } catch {
-        // Gone meanwhile.
-      }
+      // Gone meanwhile.
     }
   }
-  return all;
+  return children;
+}
+
+/** The command name of `pid` (`/proc/<pid>/comm`, at most 15 characters); empty once it is gone. */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 /** The resident memory of `pid` alone, in MiB; 0 once it is gone. */
