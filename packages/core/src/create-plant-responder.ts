@@ -4,7 +4,7 @@ import { requestHooks } from './exchange/feature.ts';
 import { createResponder, type PlantResponder } from './exchange/create-responder.ts';
 import { checkOptions, exchangeSettings } from './exchange/exchange-settings.ts';
 import { documentRoute, routeFinder } from './exchange/plant-routes.ts';
-import { FEATURES } from './features.ts';
+import FEATURES from './features.ts';
 import { createOpenApiDocument, type DocumentedRoutes } from './openapi-document.ts';
 import type { PlantHandlerOptions } from './plant-handler-options.ts';
 

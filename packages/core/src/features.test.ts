@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findImportSpecifiers, listSourceFiles } from '../../../scripts/check-imports.mjs';
-import { FEATURES } from './features.ts';
+import FEATURES from './features.ts';
 
 const source = fileURLToPath(new URL('.', import.meta.url));
 
@@ -16,6 +16,18 @@ describe('the features', () => {
     const registry = readFileSync(join(source, 'features.ts'), 'utf8');
     for (const folder of folders) expect(registry, `features/${folder}/ is registered`).toContain(`./features/${folder}/`);
     expect(folders.length).toBe(FEATURES.length);
+  });
+
+  it('live in their folders: of the top-level files, only the registry imports from features/', () => {
+    const topLevel = readdirSync(source).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'features.ts');
+    expect(topLevel.length).toBeGreaterThan(0);
+    for (const file of topLevel) {
+      const imported = findImportSpecifiers(readFileSync(join(source, file), 'utf8'));
+      expect(
+        imported.filter((specifier) => specifier.startsWith('./features/')),
+        file,
+      ).toEqual([]);
+    }
   });
 
   it("are each named where createPlantHandler's documentation says what it serves", () => {

@@ -1,18 +1,30 @@
-// Runs anywhere (no runtime API): the handler's optional features, in the order their options are checked and their parts run.
-import type { Feature } from './exchange/feature.ts';
-import { corsFeature } from './features/cors/cors-feature.ts';
-import { docsFeature } from './features/docs/docs-feature.ts';
-import { healthFeature } from './features/health/health-feature.ts';
-import { metricsFeature } from './features/metrics/metrics-feature.ts';
-import { overloadFeature } from './features/overload/overload-feature.ts';
-import { rateLimitFeature } from './features/rate-limit/rate-limit-feature.ts';
-import { tracingFeature } from './features/tracing/tracing-feature.ts';
+// Runs anywhere (no runtime API): the registry of the handler's optional features, and their public surface.
+import cors from './features/cors/index.ts';
+import docs from './features/docs/index.ts';
+import health from './features/health/index.ts';
+import metrics from './features/metrics/index.ts';
+import overload from './features/overload/index.ts';
+import rateLimit from './features/rate-limit/index.ts';
+import tracing from './features/tracing/index.ts';
+
+// What each feature exports for the core's users; index.ts exports it whole.
+export * from './features/cors/index.ts';
+export * from './features/docs/index.ts';
+export * from './features/health/index.ts';
+export * from './features/metrics/index.ts';
+export * from './features/overload/index.ts';
+export * from './features/rate-limit/index.ts';
+export * from './features/tracing/index.ts';
 
 /**
- * Every optional feature, each plugged in through its one {@link Feature}:
- * its option, its routes and per-request parts, its part of the OpenAPI
- * document. A new feature is a folder under `features/` and one entry here, with its
- * option's type in `plant-handler-options.ts` and, if it documents anything, its flag in
- * `DocumentedRoutes` (`openapi-document.ts`): the public surface, which stays at the top level.
+ * Every optional feature, each plugged in through its one `Feature`: its
+ * option (and that option's type and documentation, which `PlantHandlerOptions`
+ * merges from here), its routes and per-request parts, its part of the OpenAPI
+ * document (and its flag of `DocumentedRoutes`). Its options are checked and its
+ * parts run in this order. A new feature is a folder under `features/` whose
+ * `index.ts` exports its `Feature` as default and its public surface, and its lines
+ * here. The default export, so that `export *` of this file leaves it out of the
+ * core's public exports.
  */
-export const FEATURES = [healthFeature, corsFeature, docsFeature, metricsFeature, tracingFeature, overloadFeature, rateLimitFeature] as const;
+const FEATURES = [health, cors, docs, metrics, tracing, overload, rateLimit] as const;
+export default FEATURES;

@@ -1,7 +1,8 @@
 // Runs anywhere: the OpenAPI document of a mount (no runtime API), from its base and the features it has on.
 import type { ErrorKind } from './domain/error-table.ts';
 import { buildOpenApiDocument, type DocumentBase, type OpenApiDocument } from './exchange/openapi-document.ts';
-import { FEATURES } from './features.ts';
+import type { RoutesOf } from './exchange/feature.ts';
+import FEATURES from './features.ts';
 
 export type { OpenApiDocument } from './exchange/openapi-document.ts';
 
@@ -10,20 +11,10 @@ export type { OpenApiDocument } from './exchange/openapi-document.ts';
  * server around it answers itself, for {@link createOpenApiDocument} to
  * declare: the document of a mount lists exactly what that mount can answer.
  */
-export interface DocumentedRoutes extends DocumentBase {
-  /** `GET /healthz` and `GET /readyz` (the handler's `health` option). */
-  readonly health?: boolean;
-  /** `GET /docs` and `GET /docs/{file}` (the handler's `docs` option). */
-  readonly docs?: boolean;
-  /** CORS preflights, and their 403 (1102) for an origin not allowed (the handler's `cors` option). */
-  readonly cors?: boolean;
-  /** The busy refusal, 503 (1503) with `Retry-After` (the handler's `overload` option). */
-  readonly overload?: boolean;
-  /** The per-token rate limit's 429 (1404) with `Retry-After` and the RateLimit headers (the handler's `rateLimit` option). */
-  readonly rateLimit?: boolean;
-  /** `GET /metrics`, behind the bearer token (the handler's `metrics` option). */
-  readonly metrics?: boolean;
-}
+export interface DocumentedRoutes extends DocumentBase, FeatureRoutes {}
+
+/** The registered features' flags, each declared and documented in the feature's folder. */
+type FeatureRoutes = RoutesOf<typeof FEATURES>;
 
 /** The Error kinds only a feature answers: listed only where it is on. */
 const OPTIONAL_KINDS: ReadonlySet<ErrorKind> = new Set(FEATURES.flatMap((feature) => ('document' in feature ? (feature.document.kinds ?? []) : [])));

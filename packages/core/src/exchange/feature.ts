@@ -49,10 +49,19 @@ export interface FeatureParts {
  * An optional feature of the handler: the option that turns it on, how it
  * builds its parts from that option (checking it), and its part of the
  * OpenAPI document. Registered once, in the core's `features.ts`.
+ *
+ * `Options` is its member of `PlantHandlerOptions` (`{ readonly cors?: … }`, with its
+ * documentation) and `Routes` its flag of `DocumentedRoutes` when it documents anything:
+ * both types are merged from the registry, so the feature declares them in its own folder.
  */
-export interface Feature<Option extends string = string> {
+export interface Feature<Option extends string = string, Options extends object = object, Routes extends object = object> {
   /** Its option of `PlantHandlerOptions`, and its flag of `DocumentedRoutes` when it documents anything. */
   readonly option: Option;
+  /**
+   * Never set: the types of its option and its flag, carried for {@link OptionsOf} and
+   * {@link RoutesOf}, which merge them over the registered features.
+   */
+  readonly types?: { readonly options: Options; readonly routes: Routes };
   /** Its part of the OpenAPI document while it is on. */
   readonly document?: DocumentPart;
   /**
@@ -63,6 +72,14 @@ export interface Feature<Option extends string = string> {
    */
   resolve(given: unknown, context: FeatureContext): FeatureParts | undefined;
 }
+
+type Merged<Union> = (Union extends unknown ? (merged: Union) => void : never) extends (merged: infer All) => void ? All : never;
+
+/** The members of the handler's options that `features` add, each as its feature declares and documents it. */
+export type OptionsOf<Features extends readonly Feature[]> = Merged<NonNullable<Features[number]['types']>['options']>;
+
+/** The flags of `DocumentedRoutes` that `features` add, each as its feature declares and documents it. */
+export type RoutesOf<Features extends readonly Feature[]> = Merged<NonNullable<Features[number]['types']>['routes']>;
 
 /**
  * The per-request parts of the enabled features, gathered into plain arrays

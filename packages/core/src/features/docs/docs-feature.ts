@@ -41,8 +41,24 @@ const DOCS_PATHS = {
   },
 };
 
+/** The handler's `docs` option, as `PlantHandlerOptions` has it. */
+export interface DocsOption {
+  /**
+   * Serves an API reference page at `GET {basePath}/docs` and its files at
+   * `GET {basePath}/docs/<name>`, without authentication, e.g. `docsPage`
+   * from `@plant-store/docs-page`. Default: none.
+   */
+  readonly docs?: DocsPage | undefined;
+}
+
+/** The `docs` flag of `DocumentedRoutes`. */
+export interface DocsRoutes {
+  /** `GET /docs` and `GET /docs/{file}` (the handler's `docs` option). */
+  readonly docs?: boolean;
+}
+
 /** The `docs` option: a {@link DocsPage} served at `/docs`, its files under `/docs/`, each answer built once. */
-export const docsFeature: Feature<'docs'> = {
+export const docsFeature: Feature<'docs', DocsOption, DocsRoutes> = {
   option: 'docs',
   document: { paths: DOCS_PATHS },
   resolve(given, { caller }) {

@@ -44,11 +44,28 @@ const HEALTH_PATHS = {
   },
 };
 
+/** The handler's `health` option, as `PlantHandlerOptions` has it. */
+export interface HealthOption {
+  /**
+   * Serves `GET {basePath}/healthz` (200 while the process serves) and
+   * `GET {basePath}/readyz` (200 when the store's `ready()` answers, 503 with
+   * code 1501 while draining or when it fails or takes longer than
+   * `storeTimeoutMs`), without authentication. Default false.
+   */
+  readonly health?: boolean | undefined;
+}
+
+/** The `health` flag of `DocumentedRoutes`. */
+export interface HealthRoutes {
+  /** `GET /healthz` and `GET /readyz` (the handler's `health` option). */
+  readonly health?: boolean;
+}
+
 /**
  * The `health` option: liveness at `/healthz` and readiness at `/readyz`
  * (the store's `ready()`, within the store timeout).
  */
-export const healthFeature: Feature<'health'> = {
+export const healthFeature: Feature<'health', HealthOption, HealthRoutes> = {
   option: 'health',
   document: { paths: HEALTH_PATHS },
   resolve(given, { caller, store, createOptions }) {

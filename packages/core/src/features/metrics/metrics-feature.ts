@@ -28,6 +28,24 @@ const METRICS_PATHS = {
   },
 };
 
+/** The handler's `metrics` option, as `PlantHandlerOptions` has it. */
+export interface MetricsOption {
+  /**
+   * Counts requests, creates by outcome and the store's latency, and serves
+   * them at `GET {basePath}/metrics` in the Prometheus text format, to
+   * bearers of an accepted token (docs/operations.md). `true` builds the
+   * metrics; pass one from `createPlantMetrics` to feed it a store's group
+   * commits too, or to set its labels. Default: off, and nothing is counted.
+   */
+  readonly metrics?: boolean | PlantMetrics | undefined;
+}
+
+/** The `metrics` flag of `DocumentedRoutes`. */
+export interface MetricsRoutes {
+  /** `GET /metrics`, behind the bearer token (the handler's `metrics` option). */
+  readonly metrics?: boolean;
+}
+
 /**
  * The `metrics` option (`true`, or metrics made by `createPlantMetrics` to
  * share): every request counted, and the metrics in the Prometheus text
@@ -36,7 +54,7 @@ const METRICS_PATHS = {
  * (docs/operations.md, "Keeping the metrics private"); answered while
  * draining, and never refused as overloaded.
  */
-export const metricsFeature: Feature<'metrics'> = {
+export const metricsFeature: Feature<'metrics', MetricsOption, MetricsRoutes> = {
   option: 'metrics',
   document: { paths: METRICS_PATHS },
   resolve(given, { caller, basePath }) {

@@ -3,6 +3,25 @@ import type { Feature } from '../../exchange/feature.ts';
 import type { Watch } from '../../exchange/plant-exchange.ts';
 import { createOverloadGate, type OverloadGate, type OverloadOptions } from './overload-gate.ts';
 
+/** The handler's `overload` option, as `PlantHandlerOptions` has it. */
+export interface OverloadOption {
+  /**
+   * Refuses new requests at once with 503 (code 1503) and `Retry-After`
+   * while too many are in flight or the event loop is behind (docs/contract.md,
+   * "Overload and rate limits"); admitted requests finish, and `/healthz` and
+   * `/metrics` are never refused.
+   * Options, or a gate from `createOverloadGate` shared by several handlers
+   * of one process. Default: off, and nothing is counted.
+   */
+  readonly overload?: OverloadOptions | OverloadGate | undefined;
+}
+
+/** The `overload` flag of `DocumentedRoutes`. */
+export interface OverloadRoutes {
+  /** The busy refusal, 503 (1503) with `Retry-After` (the handler's `overload` option). */
+  readonly overload?: boolean;
+}
+
 /**
  * The `overload` option (bounds, or a gate from `createOverloadGate` to
  * share): every route the handler serves but those that must stay answered
@@ -11,7 +30,7 @@ import { createOverloadGate, type OverloadGate, type OverloadOptions } from './o
  * past their bounds (docs/contract.md, "Overload and rate limits"); not
  * while draining, whose 503 closes the connection.
  */
-export const overloadFeature: Feature<'overload'> = {
+export const overloadFeature: Feature<'overload', OverloadOption, OverloadRoutes> = {
   option: 'overload',
   document: { kinds: ['overloaded'] },
   resolve(given, { caller }) {
