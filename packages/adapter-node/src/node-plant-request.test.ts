@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { BodyResult } from '@plant-store/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodePlantRequest } from './node-plant-request.ts';
@@ -54,5 +54,39 @@ describe('NodePlantRequest.readBody', () => {
     );
     expect(seen.atEnd).toStrictEqual({ ok: false, reason: 'too-large' });
     expect(seen.awaited).toStrictEqual([seen.atEnd, seen.atEnd]);
+  });
+
+  it('settles as aborted when the client goes away halfway through the body, and the server goes on', async () => {
+    const errors: unknown[] = [];
+    const onUncaught = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      let settled!: (body: BodyResult) => void;
+      const result = new Promise<BodyResult>((resolve) => (settled = resolve));
+      server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        const reading = new NodePlantRequest(req, res).readBody(1024);
+        if ('then' in reading)
+          reading.then(
+            (body) => {
+              settled(body);
+              res.end();
+            },
+            () => {},
+          );
+      });
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write('POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"id":1,');
+      // Gone once the server has the head and part of the body: the reading waits for the rest.
+      server.once('request', () => setImmediate(() => socket.destroy()));
+      expect(await result).toStrictEqual({ ok: false, reason: 'aborted' });
+      const answer = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST', body: 'x' }).catch((error: unknown) => error);
+      expect(answer).not.toBeInstanceOf(Error);
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 });

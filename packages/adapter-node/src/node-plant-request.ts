@@ -115,12 +115,11 @@ function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
   // its 'close' settles nothing.
   req.on('data', onData);
   req.on('end', () => reading.settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
-  // Node emits 'error' on an aborted request only to a listener; 'close' always comes.
-  const onAbort = () => reading.settle(ABORTED);
-  req.on('error', onAbort);
-  req.on('close', onAbort);
+  // Node and Deno emit 'error' on an aborted request only to a listener, which costs Node 24 about
+  // 700 instructions a create to have; 'close' always comes.
+  req.on('close', () => reading.settle(ABORTED));
   // A host may have paused the stream; listening alone would then wait forever.
-  req.resume();
+  if (req.readableFlowing === false) req.resume();
   return reading;
 }
 
