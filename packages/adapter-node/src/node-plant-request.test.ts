@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { BodyResult } from '@plant-store/core';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodePlantRequest } from './node-plant-request.ts';
+import { NodePlantRequest, rawHeader } from './node-plant-request.ts';
 
 type Seen = { readonly atEnd: BodyResult | undefined; readonly awaited: readonly BodyResult[] };
 
@@ -88,5 +89,25 @@ describe('NodePlantRequest.readBody', () => {
     } finally {
       process.off('uncaughtException', onUncaught);
     }
+  });
+});
+
+describe('rawHeader', () => {
+  const names = ['authorization', 'content-type', 'content-length', 'x-request-id', 'origin', 'host', 'x-requestid'];
+  // A name as a client may spell it: each letter in either case.
+  const spelling = (name: string) =>
+    fc
+      .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+      .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+  const field = fc.constantFrom(...names).chain((name) => fc.tuple(spelling(name), fc.stringMatching(/^[ -~]{0,12}$/)));
+
+  it('finds every field of a name in any case, joined in order with ", ", as a lower-case comparison does', () => {
+    fc.assert(
+      fc.property(fc.array(field, { maxLength: 8 }), fc.constantFrom(...names), (fields, name) => {
+        const req = { rawHeaders: fields.flat() } as unknown as IncomingMessage;
+        const values = fields.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+        expect(rawHeader(req, name)).toBe(values.length === 0 ? undefined : values.join(', '));
+      }),
+    );
   });
 });
