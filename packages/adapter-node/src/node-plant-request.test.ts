@@ -93,7 +93,7 @@ describe('NodePlantRequest.readBody', () => {
 });
 
 describe('rawHeader', () => {
-  const names = ['authorization', 'content-type', 'content-length', 'x-request-id', 'origin', 'host', 'x-requestid'];
+  const names = ['authorization', 'content-type', 'content-length', 'x-request-id', 'origin', 'host', 'x-requestid', '_x-trace', '^a', '~z'];
   // A name as a client may spell it: each letter in either case.
   const spelling = (name: string) =>
     fc

@@ -72,11 +72,16 @@ export function rawHeader(req: IncomingMessage, name: string): string | undefine
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]!;
-    if (key.length === name.length && (key === name || key === title || ((key.charCodeAt(0) | 0x20) === first && key.toLowerCase() === name))) {
+    if (key.length === name.length && (key === name || key === title || (lowerCode(key.charCodeAt(0)) === first && key.toLowerCase() === name))) {
       value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
     }
   }
   return value;
+}
+
+/** A character code with A-Z folded to a-z, as `toLowerCase` folds the characters of a header name. */
+function lowerCode(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
 }
 
 /**
@@ -128,9 +133,12 @@ function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
   // its 'close' settles nothing.
   req.on('data', onData);
   req.on('end', () => reading.settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
-  // Node and Deno emit 'error' on an aborted request only to a listener, which costs Node 24 about
-  // 700 instructions a create to have; 'close' always comes.
-  req.on('close', () => reading.settle(ABORTED));
+  // Node's, Deno's and Bun's node:http emit 'error' on an aborted request only to a listener, which costs
+  // Node 24 about 700 instructions a create to have; 'close' always comes. node:http2's compatibility
+  // request emits it listened to or not when a host destroys it with an error, so it is listened to there.
+  const onAbort = () => reading.settle(ABORTED);
+  if (req.httpVersionMajor === 2) req.on('error', onAbort);
+  req.on('close', onAbort);
   // A host may have paused the stream; listening alone would then wait forever.
   if (req.readableFlowing === false) req.resume();
   return reading;
