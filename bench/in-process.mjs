@@ -27,9 +27,10 @@ import { leanNodeListener } from './servers/baseline-node-listener.mjs';
 
 /** @typedef {(request: Request) => Promise<Response>} Handler */
 
-const WARMUP_REQUESTS = 60_000;
-const BATCH_REQUESTS = 20_000;
-const BATCHES = 10;
+// The table's counts; bench/instructions.mjs sets its own through the environment.
+const WARMUP_REQUESTS = Number(process.env.BENCH_IN_PROCESS_WARMUP ?? 60_000);
+const BATCH_REQUESTS = Number(process.env.BENCH_IN_PROCESS_BATCH ?? 20_000);
+const BATCHES = Number(process.env.BENCH_IN_PROCESS_BATCHES ?? 10);
 const CONNECTIONS = 50;
 const encoder = new TextEncoder();
 
