@@ -274,6 +274,16 @@ function startBare(name: 'Bun' | 'Deno', env: Record<string, string> = {}): Prom
   return spawnListening(`bare ${name}`, binary, args, env);
 }
 
+/** `use` given a bare server of its own, which is stopped after it, whatever happened. */
+async function withBare<T>(name: 'Bun' | 'Deno', env: Record<string, string>, use: (server: SpawnedServer) => Promise<T>): Promise<T> {
+  const server = await startBare(name, env);
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
 describe('runtime quirks the server works around are still there (packages/server/src/*/QUIRKS.md)', () => {
   describe('Bun', () => {
     let server: SpawnedServer;
@@ -344,14 +354,11 @@ describe('runtime quirks the server works around are still there (packages/serve
         // Its own server: an 8 s idle timeout cuts between 4 and 8 s (bun-idle-timer-wheel). Still held at 3 s:
         // Bun has no write timeout under that; cut by 16 s: the idle timeout still applies to a stalled answer (8 s more
         // than due: once, with 1,000-client tests of other files running beside it, 11 s was not enough).
-        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' });
-        try {
+        await withBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '8' }, async (slow) => {
           const letGoAfterMs = await watchUnread(slow.baseUrl, '/large', 16_000);
           const held = { heldAtThreeSeconds: letGoAfterMs === undefined || letGoAfterMs > 3_000, cutWithinSixteenSeconds: letGoAfterMs !== undefined };
           expect(held, gone('bun-no-write-timeout', version)).toEqual({ heldAtThreeSeconds: true, cutWithinSixteenSeconds: true });
-        } finally {
-          await slow.close();
-        }
+        });
       },
     );
     it(
@@ -361,8 +368,7 @@ describe('runtime quirks the server works around are still there (packages/serve
         // The standalone Bun server bounds stalled answers with server.timeout: should it stop cutting them, the canary
         // says so (bun/QUIRKS.md, bun-no-write-timeout). The stream body that errors itself once no slice was pulled
         // for 2 s is the handler's other handle on a stalled answer: Bun keeps the request pending, the connection held.
-        const slow = await startBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' });
-        try {
+        await withBare('Bun', { QUIRK_IDLE_TIMEOUT_S: '20' }, async (slow) => {
           const [timed, erroring] = await Promise.all(['/large-timed', '/large-stream-erroring'].map((path) => watchUnread(slow.baseUrl, path, 8_000)));
           expect({ timedWithinEightSeconds: timed !== undefined }, gone('bun-no-write-timeout', version)).toEqual({ timedWithinEightSeconds: true });
           // Not the workaround's: a finding of the record, to correct there (nothing to delete) should Bun change it.
@@ -370,9 +376,7 @@ describe('runtime quirks the server works around are still there (packages/serve
             { erroringHeldAtEightSeconds: erroring === undefined },
             `Bun ${version} now cuts a stalled answer whose stream body errors itself: correct that finding in packages/server/src/bun/QUIRKS.md, bun-no-write-timeout`,
           ).toEqual({ erroringHeldAtEightSeconds: true });
-        } finally {
-          await slow.close();
-        }
+        });
       },
     );
   });
