@@ -21,6 +21,8 @@ export class MetricsWatch implements Watch {
   declare private readonly started: number;
   /** When the store was called, as {@link started}. */
   declare private storeCalled: number;
+  /** When the store stored the plant, as {@link started}; 0 until it has. */
+  declare private stored: number;
 
   constructor(metrics: PlantMetrics, basePath: string, request: PlantRequest, route: Route | undefined) {
     this.metrics = metrics;
@@ -29,6 +31,7 @@ export class MetricsWatch implements Watch {
     this.route = route;
     this.started = performance.now();
     this.storeCalled = 0;
+    this.stored = 0;
     metrics.requestStarted();
     // Bun's and workerd's servers tell the core, not the metrics, that they drain.
     if (request.draining === true) metrics.setDraining(true);
@@ -40,7 +43,11 @@ export class MetricsWatch implements Watch {
   }
 
   answered(response: PlantResponse): void {
-    this.metrics.requestAnswered(this.route, this.request.method, response.status, (performance.now() - this.started) / 1000, response.error, this.basePath);
+    // A stored create is answered in the same turn as its store call ends, with its plant's JSON: that end is its
+    // answer's time to within a serialisation, and one clock read fewer a create (each costs 60 to 90 ns on the
+    // benchmark's machine). Any other answer reads the clock.
+    const at = this.stored !== 0 ? this.stored : performance.now();
+    this.metrics.requestAnswered(this.route, this.request.method, response.status, (at - this.started) / 1000, response.error, this.basePath);
   }
 
   storeStarted(): void {
@@ -49,7 +56,10 @@ export class MetricsWatch implements Watch {
 
   storeEnded(created: Result<Created>): void {
     const { metrics } = this;
-    metrics.storeAnswered((performance.now() - this.storeCalled) / 1000, created.ok || created.error.kind !== 'storage-unavailable');
-    if (created.ok) metrics.createStored(created.value.outcome);
+    const ended = performance.now();
+    metrics.storeAnswered((ended - this.storeCalled) / 1000, created.ok || created.error.kind !== 'storage-unavailable');
+    if (!created.ok) return;
+    metrics.createStored(created.value.outcome);
+    this.stored = ended;
   }
 }

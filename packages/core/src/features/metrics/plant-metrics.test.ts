@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlantResponder } from '../../create-plant-responder.ts';
 import { createOverloadGate } from '../overload/overload-gate.ts';
@@ -104,6 +105,59 @@ describe('the metrics option', () => {
     expect(sample(text, 'http_server_request_duration_seconds_count{http_route="/plants",http_request_method="_OTHER",http_response_status_code="405"}')).toBe(
       1,
     );
+  });
+
+  it('counts each answer in its own series, whatever series the answers before it fell in', () => {
+    // Requests that land in the same series in a row, and in others between them (route, method and status).
+    const kinds = {
+      created: () => request('POST', '/plants', AUTH, `{"id":${nextId++},"name":"Fern"}`),
+      conflict: () => request('POST', '/plants', AUTH, '{"id":1,"name":"Moss"}'),
+      unauthorized: () => request('POST', '/plants', {}, '{}'),
+      wrongMethod: () => request('BREW', '/plants'),
+      knownWrongMethod: () => request('GET', '/plants'),
+      otherWrongMethod: () => request('TEA', '/plants'),
+      lowerCase: () => request('post', '/plants'),
+      nowhere: () => request('GET', '/nowhere'),
+      scrape: () => request('GET', '/metrics', AUTH),
+      document: () => request('GET', '/openapi.json'),
+    };
+    let nextId = 2;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...(Object.keys(kinds) as (keyof typeof kinds)[])), { maxLength: 40 }), (sequence) => {
+        const metrics = createPlantMetrics();
+        const store = mapStore();
+        const respond = createPlantResponder({ store, authenticate: staticTokens([TOKEN]), metrics });
+        answerOf(respond, request('POST', '/plants', AUTH, '{"id":1,"name":"Fern"}'));
+        const expected = new Map<string, number>([['/plants POST 200', 1]]);
+        for (const kind of sequence) {
+          const sent = kinds[kind]();
+          const { status } = answerOf(respond, sent);
+          const route = sent.url === '/nowhere' ? '' : sent.url;
+          const method = ['POST', 'GET'].includes(sent.method) ? sent.method : '_OTHER';
+          const key = `${route} ${method} ${status}`;
+          expected.set(key, (expected.get(key) ?? 0) + 1);
+        }
+        const text = metrics.expose();
+        for (const [key, count] of expected) {
+          const [route, method, status] = key.split(' ');
+          const labels = `${route === '' ? '' : `http_route="${route}",`}http_request_method="${method}",http_response_status_code="${status}"`;
+          expect(sample(text, `http_server_request_duration_seconds_count{${labels}}`), key).toBe(count);
+        }
+        const counted = text.split('\n').filter((line) => line.startsWith('http_server_request_duration_seconds_count{'));
+        expect(counted).toHaveLength(expected.size);
+      }),
+    );
+  });
+
+  it('times a stored create from its request to the end of its store call, and no shorter than that call', () => {
+    const metrics = createPlantMetrics();
+    const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), metrics });
+    for (let id = 1; id <= 50; id++) expect(answerOf(respond, request('POST', '/plants', AUTH, `{"id":${id},"name":"Fern"}`)).status).toBe(200);
+    const text = metrics.expose();
+    const answered = sample(text, 'http_server_request_duration_seconds_sum{http_route="/plants",http_request_method="POST",http_response_status_code="200"}')!;
+    const stored = sample(text, 'plant_store_store_duration_seconds_sum{operation="insert_if_absent",outcome="ok"}')!;
+    expect(stored).toBeGreaterThan(0);
+    expect(answered).toBeGreaterThanOrEqual(stored);
   });
 
   it('serves no metrics route without the option, and declares it in the served document only with it', () => {

@@ -61,6 +61,12 @@ export class PlantMetrics {
   #inFlight = 0;
   #draining = 0;
   #basePath: string | undefined;
+  // The series the last answer was counted in, and what found it (the method as the request had it): plain fields,
+  // so that answers alternating between series allocate nothing either.
+  #lastHistogram: MetricHistogram | undefined = undefined;
+  #lastTemplate: string | undefined = undefined;
+  #lastMethod = '';
+  #lastStatus = 0;
 
   /** Use {@link createPlantMetrics}, which checks the options. */
   constructor(options: PlantMetricsOptions = {}) {
@@ -137,14 +143,7 @@ export class PlantMetrics {
     this.#inFlight--;
     this.#basePath ??= basePath;
     const template = route?.template;
-    let byMethod = this.#durations.get(template);
-    if (byMethod === undefined) this.#durations.set(template, (byMethod = new Map()));
-    const label = methodLabel(method);
-    let byStatus = byMethod.get(label);
-    if (byStatus === undefined) byMethod.set(label, (byStatus = new Map()));
-    let histogram = byStatus.get(status);
-    if (histogram === undefined) byStatus.set(status, (histogram = new MetricHistogram(DURATION_BOUNDS)));
-    histogram.observe(seconds);
+    this.#durationSeries(template, method, status).observe(seconds);
     if (route?.name === 'plants' && method === 'POST' && status !== 200) {
       const code = error ?? 0;
       if (code === CONFLICT_CODE) this.#creates.conflict++;
@@ -161,6 +160,24 @@ export class PlantMetrics {
   /** @internal The store answered (`ok`) or failed, after `seconds`. */
   storeAnswered(seconds: number, ok: boolean): void {
     (ok ? this.#store.ok : this.#store.error).observe(seconds);
+  }
+
+  /** The duration series of an answer, found by route, method and status; kept for the next answer, which is most often in it too. */
+  #durationSeries(template: string | undefined, method: string, status: number): MetricHistogram {
+    const last = this.#lastHistogram;
+    if (last !== undefined && this.#lastStatus === status && this.#lastMethod === method && this.#lastTemplate === template) return last;
+    let byMethod = this.#durations.get(template);
+    if (byMethod === undefined) this.#durations.set(template, (byMethod = new Map()));
+    const label = methodLabel(method);
+    let byStatus = byMethod.get(label);
+    if (byStatus === undefined) byMethod.set(label, (byStatus = new Map()));
+    let histogram = byStatus.get(status);
+    if (histogram === undefined) byStatus.set(status, (histogram = new MetricHistogram(DURATION_BOUNDS)));
+    this.#lastHistogram = histogram;
+    this.#lastTemplate = template;
+    this.#lastMethod = method;
+    this.#lastStatus = status;
+    return histogram;
   }
 
   #processLines(): string {
