@@ -1,20 +1,39 @@
 // Runs on Node, by hand: instructions per create of in-process contenders (bench/in-process.mjs's), counted
-// by valgrind's cachegrind (`apt-get install valgrind`), with V8 single-threaded and in its predictable mode,
-// where the same run counts the same to a few thousandths of a percent (timing here spreads 10 % and more).
-// Each contender runs twice, 20,000 creates of warm-up then 10,000 or 40,000 measured: the difference over
-// 30,000 is its count per create, start-up and warm-up left out. A second view beside the in-process table,
-// not a yardstick: it overweights allocation (an 11-character slice counts about 1,000 instructions, where it
-// takes 12 to 20 ns), and caches and branches count for nothing. Node contenders only, on the Node given.
+// by valgrind's cachegrind (`apt-get install valgrind`), with each runtime's engine made to repeat itself: V8
+// single-threaded and in its predictable mode (Node), JavaScriptCore compiling and collecting on the one thread
+// it runs on (Bun). On Node the same run then counts the same to a few thousandths of a percent; on Bun three
+// identical runs gave 31,876 to 32,479 instructions per create (2 %), where timing here spreads 10 % and more.
+// (Deno, with V8's same flags, spreads 1 % in a whole run's count, 2,000 a create: left out.) Each contender runs twice, 20,000 creates of warm-up then 10,000 or
+// 40,000 measured: the difference over 30,000 is its count per create, start-up and warm-up left out. A second
+// view beside the in-process table, not a yardstick: it overweights allocation on Node (an 11-character slice
+// counts about 1,000 instructions, where it takes 12 to 20 ns) and underweights it on Bun (`request.bytes()`
+// counts about 300 instructions more than `request.text()`, where it takes about 400 ns more), and caches and
+// branches count for nothing.
 //
 //   node bench/instructions.mjs [--node <binary>] node-baseline node-checks node-plant-store
+//   node bench/instructions.mjs --bun <binary> fetch-baseline fetch-checks fetch-plant-store
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
-const at = args.indexOf('--node');
-const node = at < 0 ? process.execPath : /** @type {string} */ (args.splice(at, 2)[1]);
+/** The runtime given with its flag (`--node`, `--bun`), taken out of the contenders' names. @param {string} flag */
+const given = (flag) => {
+  const at = args.indexOf(flag);
+  return at < 0 ? undefined : /** @type {string} */ (args.splice(at, 2)[1]);
+};
+const bun = given('--bun');
+const node = given('--node') ?? process.execPath;
+/**
+ * How the runtime runs the script, and the environment that makes its engine repeat itself.
+ * @type {{ command: string[], env: Record<string, string> }}
+ */
+const runtime =
+  bun === undefined
+    ? { command: [node, '--single-threaded', '--predictable'], env: {} }
+    : // JavaScriptCore's options, as Bun reads them from the environment: no compiler or collector threads.
+      { command: [bun], env: { BUN_JSC_useConcurrentJIT: '0', BUN_JSC_useConcurrentGC: '0', BUN_JSC_numberOfGCMarkers: '1' } };
 const script = fileURLToPath(new URL('in-process.mjs', import.meta.url));
 const WARMUP = 20_000;
 const FEWER = 10_000;
@@ -26,14 +45,10 @@ const MORE = 40_000;
  * @param {number} measured
  */
 async function count(contender, measured) {
-  const { stderr } = await run(
-    'valgrind',
-    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', node, '--single-threaded', '--predictable', script, contender],
-    {
-      env: { ...process.env, BENCH_IN_PROCESS_WARMUP: String(WARMUP), BENCH_IN_PROCESS_BATCH: String(measured), BENCH_IN_PROCESS_BATCHES: '1' },
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
+  const { stderr } = await run('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', ...runtime.command, script, contender], {
+    env: { ...process.env, ...runtime.env, BENCH_IN_PROCESS_WARMUP: String(WARMUP), BENCH_IN_PROCESS_BATCH: String(measured), BENCH_IN_PROCESS_BATCHES: '1' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
   if (refs === null) throw new Error(`instructions.mjs: no count from valgrind for ${contender}:\n${stderr}`);
   return Number(/** @type {string} */ (refs[1]).replaceAll(',', ''));
