@@ -3,12 +3,12 @@
 // single-threaded and in its predictable mode (Node), JavaScriptCore compiling and collecting on the one thread
 // it runs on (Bun). On Node the same run then counts the same to a few thousandths of a percent; on Bun three
 // identical runs gave 31,876 to 32,479 instructions per create (2 %), where timing here spreads 10 % and more.
-// (Deno, with V8's same flags, spreads 1 % in a whole run's count, 2,000 a create: left out.) Each contender runs twice, 20,000 creates of warm-up then 10,000 or
-// 40,000 measured: the difference over 30,000 is its count per create, start-up and warm-up left out. A second
-// view beside the in-process table, not a yardstick: it overweights allocation on Node (an 11-character slice
-// counts about 1,000 instructions, where it takes 12 to 20 ns) and underweights it on Bun (`request.bytes()`
-// counts about 300 instructions more than `request.text()`, where it takes about 400 ns more), and caches and
-// branches count for nothing.
+// (Deno, with V8's same flags, spreads 1 % in a whole run's count, 2,000 a create: left out.) Each contender
+// runs twice, 20,000 creates of warm-up then 10,000 or 40,000 measured: the difference over 30,000 is its
+// count per create, start-up and warm-up left out. A second view beside the in-process table, not a
+// yardstick: it overweights allocation on Node (an 11-character slice counts about 1,000 instructions, where it
+// takes 12 to 20 ns) and underweights it on Bun (`request.bytes()` counts about 300 instructions more than
+// `request.text()`, where it takes about 400 ns more), and caches and branches count for nothing.
 //
 //   node bench/instructions.mjs [--node <binary>] node-baseline node-checks node-plant-store
 //   node bench/instructions.mjs --bun <binary> fetch-baseline fetch-checks fetch-plant-store
@@ -21,10 +21,15 @@ const args = process.argv.slice(2);
 /** The runtime given with its flag (`--node`, `--bun`), taken out of the contenders' names. @param {string} flag */
 const given = (flag) => {
   const at = args.indexOf(flag);
-  return at < 0 ? undefined : /** @type {string} */ (args.splice(at, 2)[1]);
+  if (at < 0) return undefined;
+  const binary = args.splice(at, 2)[1];
+  if (binary === undefined || binary.startsWith('--')) throw new Error(`instructions.mjs: ${flag} takes the runtime's binary`);
+  return binary;
 };
 const bun = given('--bun');
-const node = given('--node') ?? process.execPath;
+const givenNode = given('--node');
+if (bun !== undefined && givenNode !== undefined) throw new Error('instructions.mjs: --node or --bun, not both');
+const node = givenNode ?? process.execPath;
 /**
  * How the runtime runs the script, and the environment that makes its engine repeat itself.
  * @type {{ command: string[], env: Record<string, string> }}
