@@ -4,9 +4,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findImportSpecifiers, listSourceFiles } from '../../../scripts/check-imports.mjs';
+import type { Feature } from './exchange/feature.ts';
 import FEATURES from './features.ts';
 
 const source = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Whether a feature's member of `PlantHandlerOptions` is its own option and nothing else, and its flag of
+ * `DocumentedRoutes`, when it has one, its own too: the registry merges them, so a feature that declared another's
+ * option, or a second one, would change the public options from a folder nobody reads for them.
+ */
+type DeclaresItsOwnOnly<F> =
+  F extends Feature<infer Option, infer Options, infer Routes>
+    ? [keyof Options] extends [Option]
+      ? [Option] extends [keyof Options]
+        ? [keyof Routes] extends [Option]
+          ? true
+          : false
+        : false
+      : false
+    : false;
+/** `true` when every feature of `List` declares its own option only; else `false`. */
+type EachDeclaresItsOwnOnly<List extends readonly unknown[]> = false extends { [K in keyof List]: DeclaresItsOwnOnly<List[K]> }[number] ? false : true;
 
 describe('the features', () => {
   it('each has an option of its own, and a folder of its own under features/', () => {
@@ -16,6 +35,12 @@ describe('the features', () => {
     const registry = readFileSync(join(source, 'features.ts'), 'utf8');
     for (const folder of folders) expect(registry, `features/${folder}/ is registered`).toContain(`./features/${folder}/`);
     expect(folders.length).toBe(FEATURES.length);
+  });
+
+  it('each declares its own option of PlantHandlerOptions and flag of DocumentedRoutes, and no other', () => {
+    // Checked by the type checker (the test command's typecheck): the assignment fails to compile when one does not.
+    const declared: EachDeclaresItsOwnOnly<typeof FEATURES> = true;
+    expect(declared).toBe(true);
   });
 
   it('live in their folders: of the top-level files, only the registry imports from features/', () => {
