@@ -7,8 +7,9 @@
 // runs twice, 20,000 creates of warm-up then 10,000 or 40,000 measured: the difference over 30,000 is its
 // count per create, start-up and warm-up left out. A second view beside the in-process table, not a
 // yardstick: it overweights allocation on Node (an 11-character slice counts about 1,000 instructions, where it
-// takes 12 to 20 ns) and underweights it on Bun (`request.bytes()` counts about 300 instructions more than
-// `request.text()`, where it takes about 400 ns more), and caches and branches count for nothing.
+// takes 12 to 20 ns) and underweights it on Bun (the checks by hand, which read `bytes()` and decode strictly
+// where the baseline reads `text()`, count 325 instructions more a create and take 350 to 400 ns more), and
+// caches and branches count for nothing.
 //
 //   node bench/instructions.mjs [--node <binary>] node-baseline node-checks node-plant-store
 //   node bench/instructions.mjs --bun <binary> fetch-baseline fetch-checks fetch-plant-store
