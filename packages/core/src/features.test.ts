@@ -16,12 +16,8 @@ const source = fileURLToPath(new URL('.', import.meta.url));
  */
 type DeclaresItsOwnOnly<F> =
   F extends Feature<infer Option, infer Options, infer Routes>
-    ? [keyof Options] extends [Option]
-      ? [Option] extends [keyof Options]
-        ? [keyof Routes] extends [Option]
-          ? true
-          : false
-        : false
+    ? [keyof Options, Option, keyof Routes] extends [Option, keyof Options, Option]
+      ? true
       : false
     : false;
 /** `true` when every feature of `List` declares its own option only; else `false`. */
