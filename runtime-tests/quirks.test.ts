@@ -597,7 +597,7 @@ describe('runtime quirks the server works around are still there (packages/serve
   });
 });
 
-// A Worker of a few lines that runs `n` queries through its D1 binding, one after another.
+// A Worker of a few lines that runs `n` queries through its D1 binding, one after another (a request's queries; requests run side by side).
 const D1_QUERIES_WORKER = `export default { async fetch(request, env) {
   const n = Number(new URL(request.url).searchParams.get('n'));
   for (let i = 0; i < n; i++) await env.DB.prepare('SELECT 1').first();
@@ -621,7 +621,10 @@ async function residentOverD1Queries(directory: string, batches: number): Promis
     expect({ pid, more }).toEqual({ pid: expect.any(Number), more: [] });
     const resident: number[] = [];
     for (let batch = 0; batch < batches; batch++) {
-      for (let part = 0; part < 10; part++) expect(await (await miniflare.dispatchFetch('http://bare/?n=1000')).text()).toBe('1000');
+      // Ten requests of 1,000 queries at once: the same growth as one after another (46 to 49 MiB against 46 to 48 by
+      // 50,000, idle machine), in about 34 s of a core where one at a time took 47.
+      const parts = Array.from({ length: 10 }, async () => (await miniflare!.dispatchFetch('http://bare/?n=1000')).text());
+      expect(await Promise.all(parts)).toEqual(Array.from({ length: 10 }, () => '1000'));
       resident.push(processRssMiB(pid!));
     }
     return resident;
