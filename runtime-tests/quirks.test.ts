@@ -621,8 +621,8 @@ async function residentOverD1Queries(directory: string, batches: number): Promis
     expect({ pid, more }).toEqual({ pid: expect.any(Number), more: [] });
     const resident: number[] = [];
     for (let batch = 0; batch < batches; batch++) {
-      // Ten requests of 1,000 queries at once: the same growth as one after another (46 to 49 MiB against 46 to 48 by
-      // 50,000, idle machine), in about 34 s of a core where one at a time took 47.
+      // Ten requests of 1,000 queries at once: the same growth as one after another (+45 to +49 MiB past 20,000 by
+      // 50,000, against +48 and +49; an idle machine), in 34 to 39 s where one at a time took 46 to 48.
       const parts = Array.from({ length: 10 }, async () => (await miniflare!.dispatchFetch('http://bare/?n=1000')).text());
       expect(await Promise.all(parts)).toEqual(Array.from({ length: 10 }, () => '1000'));
       resident.push(processRssMiB(pid!));
