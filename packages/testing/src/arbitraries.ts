@@ -58,7 +58,7 @@ export const anyString = (): fc.Arbitrary<string> =>
 const extraKey = (): fc.Arbitrary<string> =>
   fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'owner', 'ID', 'Name'), fc.string({ maxLength: 8 }));
 
-/** An id written as any JSON integer form of the same value: `5`, `5.0`, `5.00e0`, `5e0`, `50e-1`, `0.5e1`. */
+/** An id written as any JSON integer form of the same value: `5`, `5.0`, `5e0`, `50e-1`, `0.5e1`, `5E+0000000000000`, `0.5e0000000000001`. */
 const integerForm = (id: bigint): fc.Arbitrary<string> => {
   const text = id.toString();
   const digits = text.replace('-', '');
@@ -70,6 +70,9 @@ const integerForm = (id: bigint): fc.Arbitrary<string> => {
     fc.constant(`${text}e0`),
     fc.constant(id === 0n ? '0.0e-1' : `${text}0e-1`),
     fc.constant(`${sign}0.${digits}e${digits.length}`),
+    // An exponent's leading zeros, which JSON allows.
+    fc.constant(`${text}E+0000000000000`),
+    fc.constant(`${sign}0.${digits}e000000000000${digits.length}`),
   ];
   if (trailingZeros > 0 && digits !== '0') {
     forms.push(fc.constant(`${sign}${digits.slice(0, digits.length - trailingZeros)}E+${trailingZeros}`));

@@ -43,8 +43,13 @@ describe('parseInt64Literal', () => {
         fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,21}$/)),
         fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }),
         fc.option(fc.integer({ min: -30, max: 30 }), { nil: undefined }),
-        (sign, int, frac, exp) => {
-          const literal = `${sign}${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : `e${exp}`}`;
+        // The exponent as JSON may write it: `e` or `E`, `+` or no sign before a positive one, leading zeros.
+        fc.constantFrom('e', 'E'),
+        fc.boolean(),
+        fc.nat({ max: 16 }),
+        (sign, int, frac, exp, e, plus, zeros) => {
+          const exponent = exp === undefined ? '' : `${e}${exp < 0 ? '-' : plus ? '+' : ''}${'0'.repeat(zeros)}${Math.abs(exp)}`;
+          const literal = `${sign}${int}${frac === undefined ? '' : `.${frac}`}${exponent}`;
           expect(parseInt64Literal(literal)).toBe(reference(sign, int, frac ?? '', exp ?? 0));
         },
       ),
@@ -58,6 +63,15 @@ describe('parseInt64Literal', () => {
     expect(parseInt64Literal('1e999999999999999999')).toBeUndefined();
     expect(parseInt64Literal('0e999999999999999999')).toBe(0n);
     expect(parseInt64Literal('1e-999999999999999999')).toBeUndefined();
+    // Leading zeros make an exponent long, not large.
+    expect(parseInt64Literal(`1e${'0'.repeat(100000)}2`)).toBe(100n);
+    expect(parseInt64Literal(`100E-${'0'.repeat(100000)}2`)).toBe(1n);
+    // A megabyte of zeros inside the digits, at the end of them, and in a fraction: each read in one pass (a
+    // pattern for the trailing zeros took a time the square of their run's length, minutes for these).
+    expect(parseInt64Literal(`1${'0'.repeat(1 << 20)}1`)).toBeUndefined();
+    expect(parseInt64Literal(`1.${'0'.repeat(1 << 20)}1`)).toBeUndefined();
+    expect(parseInt64Literal(`-1.${'0'.repeat(1 << 20)}`)).toBe(-1n);
+    expect(parseInt64Literal(`1${'0'.repeat(1 << 20)}e-${1 << 20}`)).toBe(1n);
     expect(parseInt64Literal('-0')).toBe(0n);
     expect(parseInt64Literal('5e2')).toBe(500n);
     expect(parseInt64Literal('abc')).toBeUndefined();
