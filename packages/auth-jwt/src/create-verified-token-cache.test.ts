@@ -14,11 +14,17 @@ describe('createVerifiedTokenCache', () => {
       maxEntries: fc.integer({ min: 1, max: 12 }),
       maxBytes: fc.integer({ min: 0, max: 6000 }),
       lengths: fc.array(fc.integer({ min: 3, max: 900 }), { minLength: 41, maxLength: 41 }),
+      kidLengths: fc.array(fc.integer({ min: 0, max: 60 }), { minLength: 41, maxLength: 41 }),
     });
     fc.assert(
-      fc.property(setUp, fc.array(operation, { maxLength: 200 }), ({ maxEntries, maxBytes, lengths }, operations) => {
+      fc.property(setUp, fc.array(operation, { maxLength: 200 }), ({ maxEntries, maxBytes, lengths, kidLengths }, operations) => {
         const cache = createVerifiedTokenCache<string>({ maxEntries, maxBytes, clockToleranceSeconds: 0 });
-        const cost = (token: string) => token.length + ENTRY_OVERHEAD_BYTES;
+        // Each token's kid, of its own length (none at 0): charged with the token.
+        const kidOf = (token: string) => {
+          const index = Number.parseInt(token, 10);
+          return kidLengths[index] === 0 ? undefined : `k${index}`.padEnd(kidLengths[index]!, 'k');
+        };
+        const cost = (token: string) => token.length + (kidOf(token)?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
         // What the cache must hold, in line, oldest first, each marked when read: the model it is checked against.
         const model: { token: string; used: boolean }[] = [];
         const total = () => model.reduce((sum, each) => sum + cost(each.token), 0);
@@ -26,7 +32,7 @@ describe('createVerifiedTokenCache', () => {
           const token = `${index}.`.padEnd(lengths[index]!, 'x');
           const at = model.findIndex((each) => each.token === token);
           if (remember) {
-            cache.remember(token, verified(String(index)), cache.generation);
+            cache.remember(token, verified(kidOf(token)), cache.generation);
             if (at !== -1) model.splice(at, 1);
             if (cost(token) <= maxBytes) model.push({ token, used: false });
             while (model.length > maxEntries || total() > maxBytes) {
@@ -34,7 +40,7 @@ describe('createVerifiedTokenCache', () => {
               if (first.used) model.push({ token: first.token, used: false });
             }
           } else {
-            expect(cache.read(token, NOW)).toBe(at === -1 ? undefined : `ok:${index}`);
+            expect(cache.read(token, NOW)).toBe(at === -1 ? undefined : `ok:${kidOf(token)}`);
             if (at !== -1) model[at]!.used = true;
           }
           expect(cache.size).toBe(model.length);
@@ -97,7 +103,7 @@ describe('createVerifiedTokenCache', () => {
     cache.keysReplaced({ keys: [key('a', 'one'), key('a', 'six'), key('c', 'five')] });
     expect(kept()).toEqual(['c']);
     expect(cache.size).toBe(1);
-    expect(cache.bytes).toBe('token-c'.length + ENTRY_OVERHEAD_BYTES);
+    expect(cache.bytes).toBe('token-c'.length + 'c'.length + ENTRY_OVERHEAD_BYTES);
   });
 
   it('keeps its bound and its order over many more tokens than it holds, read among them', () => {

@@ -17,7 +17,7 @@ export interface VerifiedToken<Verdict> {
 export interface VerifiedTokenCacheOptions {
   /** Most tokens remembered at once; at least 1. */
   readonly maxEntries: number;
-  /** Most bytes charged at once: each token's length plus {@link ENTRY_OVERHEAD_BYTES}. */
+  /** Most bytes charged at once: each token's length and its `kid`'s, plus {@link ENTRY_OVERHEAD_BYTES}. */
   readonly maxBytes: number;
   /** The verifier's leeway for `exp` and `nbf`, in seconds. */
   readonly clockToleranceSeconds: number;
@@ -56,13 +56,21 @@ export interface VerifiedTokenCache<Verdict> {
 }
 
 /**
- * What one entry costs beside its token's characters, charged against
- * `maxBytes`: a Map slot, the entry object and its `kid`, the token string's
- * header and the `Bearer ` of the header it is a slice of. Measured at about
- * 160 bytes on Node 24 and 180 on Bun (scripts/measure-remembered-tokens.mjs),
+ * What one entry costs beside the characters of its token and its `kid`
+ * (each entry has its own `kid`, as jose parses it from the token), charged
+ * against `maxBytes`: a Map slot in the table the Map keeps once tokens have
+ * been evicted, the entry object, the headers of both strings and the
+ * `Bearer ` of the header the token is a slice of. Measured at 225 to 233
+ * bytes on Node 24 and 243 on Bun, with a 43-character `kid`, after three
+ * times the cache's size went through it (scripts/measure-remembered-tokens.mjs),
  * rounded up. A JWT is ASCII, one byte a character.
  */
-export const ENTRY_OVERHEAD_BYTES = 200;
+export const ENTRY_OVERHEAD_BYTES = 256;
+
+/** What a remembered token is charged against `maxBytes`. */
+function costOf(token: string, kid: string | undefined): number {
+  return token.length + (kid?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
+}
 
 /** An entry: what the token was verified with, and whether it was read since it was last the oldest. */
 interface Entry<Verdict> extends VerifiedToken<Verdict> {
@@ -108,7 +116,10 @@ export function createVerifiedTokenCache<Verdict>(options: VerifiedTokenCacheOpt
   let line: Iterator<[string, Entry<Verdict>]> | undefined;
 
   const forget = (token: string) => {
-    if (entries.delete(token)) bytes -= token.length + ENTRY_OVERHEAD_BYTES;
+    const entry = entries.get(token);
+    if (entry === undefined) return;
+    entries.delete(token);
+    bytes -= costOf(token, entry.kid);
   };
   const evictOldest = () => {
     for (;;) {
@@ -119,7 +130,11 @@ export function createVerifiedTokenCache<Verdict>(options: VerifiedTokenCacheOpt
         if (next.done === true) return;
       }
       const [token, entry] = next.value;
-      if (!entry.used) return forget(token);
+      if (!entry.used) {
+        entries.delete(token);
+        bytes -= costOf(token, entry.kid);
+        return;
+      }
       // Spared: to the back of the line, where the walk meets it again after every older token.
       entry.used = false;
       entries.delete(token);
@@ -141,10 +156,10 @@ export function createVerifiedTokenCache<Verdict>(options: VerifiedTokenCacheOpt
       return entry.verdict;
     },
     remember(token, verified, since) {
-      const cost = token.length + ENTRY_OVERHEAD_BYTES;
+      const { verdict, exp, nbf, kid } = verified;
+      const cost = costOf(token, kid);
       if (since !== generation || cost > maxBytes) return;
       forget(token);
-      const { verdict, exp, nbf, kid } = verified;
       entries.set(token, { verdict, exp, nbf, kid, used: false });
       bytes += cost;
       if (entries.size <= maxEntries && bytes <= maxBytes) {

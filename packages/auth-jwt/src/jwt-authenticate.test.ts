@@ -227,10 +227,11 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
     const never = verifier({ now: () => T0 * 1000, tokenCacheMaxEntries: 0 });
     await never(one!, noRequest);
     expect(await ask(never, one!)).toEqual({ verdict: true, remembered: false });
-    const tooSmall = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 199 });
+    // Charged its length, its kid's ('es') and 256 bytes.
+    const tooSmall = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 2 + 255 });
     await tooSmall(one!, noRequest);
     expect(await ask(tooSmall, one!)).toEqual({ verdict: true, remembered: false });
-    const fits = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 200 });
+    const fits = verifier({ now: () => T0 * 1000, tokenCacheMaxBytes: one!.length + 2 + 256 });
     await fits(one!, noRequest);
     expect(await ask(fits, one!)).toEqual({ verdict: true, remembered: true });
   });

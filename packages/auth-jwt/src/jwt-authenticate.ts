@@ -40,15 +40,16 @@ export interface JwtAuthenticateOptions {
    * off. A remembered token is still refused once its `exp` passes or while
    * its `nbf` is ahead (with `clockToleranceSeconds`), and forgotten when the
    * key that verified it changes or leaves the issuer's keys; a token that
-   * fails verification is never remembered. Each one is charged its length
-   * plus 200 bytes against `tokenCacheMaxBytes`. When full, the oldest token
+   * fails verification is never remembered. Each one is charged its length and
+   * its `kid`'s plus 256 bytes against `tokenCacheMaxBytes`. When full, the oldest token
    * leaves, unless it was used since it came or was last spared (second chance).
    */
   readonly tokenCacheMaxEntries?: number | undefined;
   /**
-   * Most bytes the remembered tokens take, each charged its length (a JWT is
-   * ASCII) plus 200 bytes; default 8 MiB (8 388 608): 10 000 tokens of up to
-   * 638 characters, or about 6 850 of 1 KB. 0 turns remembering off.
+   * Most bytes the remembered tokens take, each charged its length and its
+   * `kid`'s (a JWT is ASCII) plus 256 bytes; default 8 MiB (8 388 608): 10 000
+   * tokens whose length and `kid` come to at most 582 characters, or about
+   * 6 300 tokens of 1 KB with a 43-character `kid`. 0 turns remembering off.
    */
   readonly tokenCacheMaxBytes?: number | undefined;
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
