@@ -8,8 +8,19 @@ import type { DocsPage } from './docs-page.ts';
 import { createDocsResponses } from './docs-responses.ts';
 
 const NO_SUCH_FILE = errorResponse('not-found', 'no such file of the docs page');
-/** A path under `{basePath}/docs/` that names no file of the page: answered alike whatever the method. */
-const NOT_A_FILE: Route = { name: 'no-such-file', template: '/docs/{file}', allow: 'GET', answer: () => NO_SUCH_FILE, whileDraining: true, anyMethod: true };
+/**
+ * A path under `{basePath}/docs/` that names no file of the page: answered alike whatever the method, and, as any
+ * path that is no route, before the overload gate (docs/contract.md, "Order of checks", 2).
+ */
+const NOT_A_FILE: Route = {
+  name: 'no-such-file',
+  template: '/docs/{file}',
+  allow: 'GET',
+  answer: () => NO_SUCH_FILE,
+  whileDraining: true,
+  anyMethod: true,
+  pastOverload: true,
+};
 
 const DOCS_PATHS = {
   '/docs': {

@@ -36,6 +36,8 @@ export const overloadFeature: Feature<'overload', OverloadOption, OverloadRoutes
   resolve(given, { caller }) {
     if (given === undefined) return undefined;
     const gate = overloadGate(caller, given as OverloadOptions | OverloadGate);
+    // Both bounds 0: no protection, so nothing is counted (docs/operations.md).
+    if (gate.bounded === false) return undefined;
     // An admitted request's place, given back as it is answered: one object for every request.
     const leave: Watch = { traceId: undefined, storeStarted() {}, storeEnded() {}, answered: () => gate.leave() };
     return {

@@ -97,6 +97,33 @@ describe('the overload option of a responder', () => {
     expect(() => createPlantResponder(options, 'createNodeHandler')).toThrow('createNodeHandler: `overload.maxInFlight` must be an integer of at least 0');
   });
 
+  it('answers a name under /docs/ that is no file 404 (1200) past the bound, as any path that is no route, uncounted', () => {
+    const gate = createOverloadGate({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
+    gate.enter();
+    const docs = { html: '<!doctype html>', files: { 'app.js': { contentType: 'text/javascript', body: 'void 0' } } };
+    const respondTo = createPlantResponder({ store: heldStore(), authenticate: staticTokens([TOKEN]), docs, overload: gate });
+    const answers: PlantResponse[] = [];
+    for (const url of ['/docs/missing', '/docs/app.js', '/nowhere']) respondTo(request(url), (response) => answers.push(response));
+    expect(answers.map((answer) => [answer.status, answer.unmatched === true || JSON.parse(answer.body).error])).toEqual([
+      [404, 1200],
+      [503, 1503],
+      [404, true],
+    ]);
+    expect(gate.inFlight).toBe(1);
+  });
+
+  it('counts nothing with both bounds 0 (no protection)', () => {
+    const gate = createOverloadGate({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
+    expect(gate.bounded).toBe(false);
+    const store = heldStore();
+    const respondTo = createPlantResponder({ store, authenticate: staticTokens([TOKEN]), overload: gate });
+    for (let i = 0; i < 3; i++) respondTo(request('/plants', 'POST'), () => {});
+    expect(gate.inFlight).toBe(0);
+    expect(createOverloadGate({ maxInFlight: 1, maxEventLoopDelayMs: 0 }).bounded).toBe(true);
+    expect(createOverloadGate({ maxInFlight: 0, maxEventLoopDelayMs: 1 }).bounded).toBe(true);
+    store.release();
+  });
+
   it('leaves a path the handler does not serve to the host, uncounted', () => {
     const gate = createOverloadGate({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
     gate.enter();

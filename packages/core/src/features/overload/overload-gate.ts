@@ -75,6 +75,11 @@ export class OverloadGate {
     return undefined;
   }
 
+  /** Whether either bound is set: with both 0 the gate admits everything and need not be asked. */
+  get bounded(): boolean {
+    return this.#maxInFlight !== Infinity || this.#maxDelayMs !== Infinity;
+  }
+
   /** An admitted request was answered. */
   leave(): void {
     this.inFlight--;

@@ -56,6 +56,27 @@ describe('createRateLimiter', () => {
     );
   });
 
+  it('admits no more than the limit in the window the clock has reached, however often the clock steps back', () => {
+    // Date.now can step back (an NTP correction): a step back over a window's edge must not start every count afresh.
+    const jittery = fc.array(fc.record({ token: fc.constantFrom('a', 'b'), gapMs: fc.integer({ min: -700, max: 700 }) }), { maxLength: 300 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), jittery, (limit, requests) => {
+        let now = 1_000_000;
+        let reached = -Infinity;
+        const limiter = createRateLimiter({ limit, windowSeconds: 1, now: () => now });
+        const admitted = new Map<string, number>();
+        for (const { token, gapMs } of requests) {
+          now += gapMs;
+          reached = Math.max(reached, Math.floor(now / 1000));
+          if (limiter.take(token) !== undefined) continue;
+          const key = `${token}@${reached}`;
+          admitted.set(key, (admitted.get(key) ?? 0) + 1);
+          expect(admitted.get(key)).toBeLessThanOrEqual(limit);
+        }
+      }),
+    );
+  });
+
   it('refuses with 429 (1404), Retry-After and the draft RateLimit headers counting down to the window end', () => {
     let now = 60_000 * 5 + 43_500;
     const limiter = createRateLimiter({ limit: 2, windowSeconds: 60, now: () => now });

@@ -64,7 +64,9 @@ export class RateLimiter {
   take(token: string): PlantResponse | undefined {
     const now = this.#now();
     const window = Math.floor(now / this.#windowMs);
-    if (window !== this.#window) {
+    // Only forwards: a clock stepped back (Date.now can be) counts on in the window it had reached, rather than
+    // starting every token afresh each time it crosses back over a window's edge.
+    if (window > this.#window) {
       this.#window = window;
       this.#counts.clear();
     }
@@ -78,7 +80,7 @@ export class RateLimiter {
       this.#counts.set(token, count + 1);
       return undefined;
     }
-    return this.#refused(Math.max(1, Math.ceil(((window + 1) * this.#windowMs - now) / 1000)));
+    return this.#refused(Math.max(1, Math.ceil(((this.#window + 1) * this.#windowMs - now) / 1000)));
   }
 
   #refused(resetS: number): PlantResponse {
