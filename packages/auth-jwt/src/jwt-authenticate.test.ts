@@ -111,6 +111,22 @@ describe('jwtAuthenticate', () => {
     expect(await verifier({ algorithms: ['ES256'] })(rsaSigned, noRequest)).toEqual({ refused: 'invalid-token' });
   });
 
+  it('refuses every other spelling of a valid token: bits set past the last byte of a part, padding', async () => {
+    const claims = { iss: ISSUER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 };
+    const token = await sign(claims);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    // An ES256 signature is 64 bytes, 86 characters: the last one's low four bits are past the last byte.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1)!);
+    const spellings = Array.from({ length: 16 }, (_, low) => `${header}.${payload}.${signature.slice(0, -1)}${alphabet[last - (last % 16) + low]}`);
+    // Every one of them is the same signature to a decoder that ignores those bits, as jose's may.
+    expect(new Set(spellings.map((each) => Buffer.from(each.split('.')[2]!, 'base64url').toString('hex'))).size).toBe(1);
+    const authenticate = verifier({ tokenCacheMaxEntries: 0 });
+    const verdicts = await Promise.all([...spellings, `${token}=`, `${header}=.${payload}.${signature}`].map((each) => authenticate(each, noRequest)));
+    expect(verdicts.filter((verdict) => verdict === true)).toHaveLength(1);
+    expect(await authenticate(token, noRequest)).toBe(true);
+  });
+
   it('requires every scope of requiredScope, from scope or scp, and says which is missing with 403', async () => {
     const exp = Math.floor(Date.now() / 1000) + 600;
     const authenticate = verifier({ requiredScope: 'plants:write' });

@@ -3,6 +3,7 @@ import type { Authenticate, AuthRefusal, AuthVerdict } from '@plant-store/core';
 import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { createJwksCache, type JwksCache } from './create-jwks-cache.ts';
 import { createVerifiedTokenCache, ENTRY_OVERHEAD_BYTES, type VerifiedTokenCache } from './create-verified-token-cache.ts';
+import { isCanonicalJws } from './is-canonical-jws.ts';
 import { isJwtAlgorithm, JWT_ALGORITHMS, type JwtAlgorithm } from './jwt-algorithms.ts';
 import { KeysUnavailable } from './keys-unavailable.ts';
 import { readScopes } from './read-scopes.ts';
@@ -118,6 +119,8 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
   const keepKeysFresh = 'refreshIfStale' in lookup ? lookup.refreshIfStale : () => {};
 
   const verify = async (token: string, at: number): Promise<AuthVerdict> => {
+    // Another spelling of a valid token would verify too, and be counted apart by the rate limit.
+    if (!isCanonicalJws(token)) return INVALID_TOKEN;
     const generation = cache?.generation ?? 0;
     let payload: JWTPayload;
     let kid: unknown;
