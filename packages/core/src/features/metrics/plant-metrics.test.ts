@@ -247,6 +247,22 @@ describe('the tracer option', () => {
     expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain(TOKEN);
   });
 
+  it('names a span of a method outside the known set HTTP, and keeps only the path of an absolute-form target', () => {
+    const { tracer, spans } = recordingTracer();
+    const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), tracer });
+    const targets = ['http://evil.example/plants?token=1', '/plants#a', 'http://evil.example', '/plants?x#y'];
+    for (const target of targets) answerOf(respond, request('GET', target, AUTH, ''));
+    answerOf(respond, request('BREW', '/plants', AUTH, ''));
+    expect(spans.map((span) => [span.name, span.attributes['url.path']])).toEqual([
+      ['GET /plants', '/plants'],
+      ['GET /plants', '/plants'],
+      ['GET', '/'],
+      ['GET /plants', '/plants'],
+      ['HTTP /plants', '/plants'],
+    ]);
+    expect(spans[4]!.attributes).toMatchObject({ 'http.request.method': '_OTHER', 'http.request.method_original': 'BREW' });
+  });
+
   it('starts a root span for a missing or invalid traceparent, and no store span for a refusal', () => {
     const { tracer, spans } = recordingTracer();
     const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), tracer });

@@ -82,11 +82,10 @@ function startServerSpan(
 ): PlantSpan | undefined {
   const method = methodLabel(request.method);
   const template = route === undefined ? undefined : `${basePath}${route.template}`;
-  const query = request.url.indexOf('?');
   const attributes: Record<string, string | number> = {
     'http.request.method': method,
     // Without the query, which may hold secrets; the token is never an attribute.
-    'url.path': query < 0 ? request.url : request.url.slice(0, query),
+    'url.path': urlPath(request.url),
   };
   if (method === '_OTHER') attributes['http.request.method_original'] = request.method;
   if (template !== undefined) attributes['http.route'] = template;
@@ -94,11 +93,35 @@ function startServerSpan(
   if (userAgent !== undefined) attributes['user_agent.original'] = userAgent;
   if (requestId !== undefined) attributes['plant_store.request_id'] = requestId;
   try {
-    return tracer.startSpan(template === undefined ? method : `${method} ${template}`, 'server', remoteParent(request), attributes);
+    // OpenTelemetry's HTTP conventions: `HTTP` for a method outside the known set, rather than `_OTHER`.
+    const name = method === '_OTHER' ? 'HTTP' : method;
+    return tracer.startSpan(template === undefined ? name : `${name} ${template}`, 'server', remoteParent(request), attributes);
   } catch {
     // A failing tracer must not cost the request its answer.
     return undefined;
   }
+}
+
+/**
+ * The path of a request target, as OpenTelemetry's `url.path` holds it: without the query or a fragment, and
+ * without the scheme and authority of an absolute-form target (`http://host/plants` is `/plants`).
+ */
+function urlPath(target: string): string {
+  let start = 0;
+  if (target.charCodeAt(0) !== 47) {
+    const scheme = target.indexOf('://');
+    if (scheme >= 0) {
+      const slash = target.indexOf('/', scheme + 3);
+      if (slash < 0) return '/';
+      start = slash;
+    }
+  }
+  let end = target.length;
+  for (let at = start; at < end; at++) {
+    const code = target.charCodeAt(at);
+    if (code === 63 || code === 35) end = at;
+  }
+  return target.slice(start, end) || '/';
 }
 
 /** The caller's span, when the request's `traceparent` is valid; its `tracestate` goes with it only when that is valid too. */
