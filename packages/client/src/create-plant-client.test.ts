@@ -410,6 +410,11 @@ describe('errors: every code a client can meet', () => {
     expect(() => createPlantClient({ ...base, baseUrl: 'not a url' })).toThrow(TypeError);
     expect(() => createPlantClient({ ...base, timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => createPlantClient({ ...base, retry: { attempts: 1.5 } })).toThrow(/retry.attempts must be a positive integer/);
+    // A timer past 2^31 - 1 ms fires at once: a wait that long is refused, not cut to nothing.
+    expect(() => createPlantClient({ ...base, timeoutMs: 2 ** 31 })).toThrow(/timeoutMs must be at most 2147483647/);
+    expect(() => createPlantClient({ ...base, retry: { maxElapsedMs: 1e10 } })).toThrow(/retry.maxElapsedMs must be at most/);
+    expect(() => createPlantClient({ ...base, retry: { maxDelayMs: 1e10 } })).toThrow(/retry.maxDelayMs must be at most/);
+    expect(() => createPlantClient({ ...base, timeoutMs: 2 ** 31 - 1, retry: { attempts: 1_000_000 } })).not.toThrow();
   });
 });
 

@@ -81,10 +81,16 @@ const DEFAULT_RETRY = { attempts: 5, initialDelayMs: 100, maxDelayMs: 5_000, max
 /** RFC 6750 §2.1: what a bearer token may hold, so that a bad token fails here rather than as a header error inside `fetch`. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once on Node, Bun and Deno. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function positive(name: string, value: number | undefined, fallback: number, integer = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
     throw new TypeError(`createPlantClient: ${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`);
+  }
+  if (name.endsWith('Ms') && value > MAX_TIMER_MS) {
+    throw new TypeError(`createPlantClient: ${name} must be at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits), got ${String(value)}`);
   }
   return value;
 }

@@ -26,5 +26,9 @@ describe('parseNodeUrl', () => {
   it('names no password when it refuses a URL', () => {
     expect(() => parseNodeUrl('ftp://bob:hunter2@127.0.0.1:4001')).toThrow('ftp://bob:***@127.0.0.1:4001');
     expect(() => parseNodeUrl('http://bob:hunter2@127.0.0.1:4001/x')).not.toThrow(/hunter2/);
+    // A password with an unencoded / or @ is hidden whole.
+    expect(() => parseNodeUrl('http://bob:hunter/2@127.0.0.1:4001')).toThrow('http://bob:***@127.0.0.1:4001');
+    expect(() => parseNodeUrl('http://bob:hunter/2@127.0.0.1:4001')).not.toThrow(/hunter/);
+    expect(() => parseNodeUrl('ftp://bob:p@ss@127.0.0.1:4001')).toThrow('ftp://bob:***@127.0.0.1:4001');
   });
 });

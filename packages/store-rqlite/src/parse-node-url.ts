@@ -36,9 +36,16 @@ export function parseNodeUrl(url: string): RqliteNode {
   return { origin: parsed.origin, authorization: `Basic ${base64(credentials)}` };
 }
 
-/** `url` with its password replaced by `***`, for messages that may be logged. */
+/**
+ * `url` with its password replaced by `***`, for messages that may be logged: everything between the user's name and
+ * the last `@`, so that a password holding an unencoded `@` or `/` is hidden whole.
+ */
 function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+  const start = url.indexOf('://');
+  const at = url.lastIndexOf('@');
+  if (start < 0 || at < start) return url;
+  const colon = url.indexOf(':', start + 3);
+  return colon < 0 || colon > at ? url : `${url.slice(0, colon + 1)}***${url.slice(at)}`;
 }
 
 /** Base64 of the UTF-8 bytes: `btoa` alone takes only Latin-1, and a password may hold any character. */

@@ -76,14 +76,39 @@ function rqlite(text: string, protocol: 'http' | 'https'): StoreChoice {
   return { kind: 'rqlite', urls: nodes.map((host) => `${protocol}://${credentials}${host}`) };
 }
 
-/** `file:///var/lib/plants.db` → `/var/lib/plants.db`; `file:plants.db` → `plants.db`. */
+/**
+ * `file:///var/lib/plants.db` (or `file://localhost/var/lib/plants.db`) → `/var/lib/plants.db`; `file:plants.db` →
+ * `plants.db` (RFC 8089). A URL naming another host, or none and no path (`file://plants.db`), is refused rather than
+ * read as a path it does not say.
+ */
 function filePath(text: string): string {
-  const rest = text.slice('file:'.length);
-  const path = rest.startsWith('//') ? rest.slice(rest.indexOf('/', 2)) : rest;
-  return decodeURIComponent(path.split(/[?#]/)[0] ?? '');
+  const rest = text.slice('file:'.length).split(/[?#]/)[0] ?? '';
+  let path = rest;
+  if (rest.startsWith('//')) {
+    const slash = rest.indexOf('/', 2);
+    const host = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
+    if (slash < 0 || (host !== '' && host.toLowerCase() !== 'localhost')) {
+      throw new TypeError(
+        `PLANT_STORE_DATABASE_URL: a file: URL names a file of this machine, e.g. file:///var/lib/plants.db or file:plants.db, got ${JSON.stringify(text)}`,
+      );
+    }
+    path = rest.slice(slash);
+  }
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new TypeError(`PLANT_STORE_DATABASE_URL: the file: URL ${JSON.stringify(text)} has a % not followed by two hex digits of UTF-8`);
+  }
 }
 
-/** The value without a password, fit for a message. */
+/**
+ * The value without a password, fit for a message: everything between the user's name and the last `@`, so that a
+ * password holding an unencoded `@` or `/` is hidden whole (a path or query holding an `@` hides more, never less).
+ */
 export function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
+  const start = url.indexOf('://');
+  const at = url.lastIndexOf('@');
+  if (start < 0 || at < start) return url;
+  const colon = url.indexOf(':', start + 3);
+  return colon < 0 || colon > at ? url : `${url.slice(0, colon + 1)}***${url.slice(at)}`;
 }

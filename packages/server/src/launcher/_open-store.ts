@@ -65,7 +65,13 @@ export async function openStore(choice: StoreChoice, onGroupCommit?: (size: numb
     }
     case 'rqlite': {
       const where = choice.urls.map(redact).join(', ');
-      const store = createRqliteStore({ urls: choice.urls });
+      let store: ReturnType<typeof createRqliteStore>;
+      try {
+        store = createRqliteStore({ urls: choice.urls });
+      } catch (error) {
+        // A node the store cannot use (its message hides the password, as `where` does).
+        throw new Error(`PLANT_STORE_DATABASE_URL: cannot use rqlite at ${where}: ${messageOf(error)}`);
+      }
       // As PostgreSQL's connect: a cluster out of reach stops the start, rather than fail every create after.
       await store.migrate().catch((error: unknown) => {
         throw new Error(`PLANT_STORE_DATABASE_URL: cannot use rqlite at ${where}: ${messageOf(error)}${causeOf(error)}`);
