@@ -1,5 +1,6 @@
 // Runs anywhere: the verifier hook's types and the reading of the Authorization header, plain data.
 import type { PlantRequest } from './http-types.ts';
+import { trimOws } from './trim-ows.ts';
 
 /**
  * Why a verifier refused a token, when a plain `false` would say too little
@@ -58,11 +59,11 @@ export function readBearerCredential(authorization: string | undefined): BearerC
   if (authorization.indexOf(' ') !== 6) return MISSING;
   if (!authorization.startsWith('Bearer') && authorization.slice(0, 6).toLowerCase() !== 'bearer') return MISSING;
   // The common header, a token of b64token characters and nothing around it, is read in one
-  // pass; anything else (whitespace to trim, a character beyond the syntax) by trim and the
+  // pass; anything else (whitespace to trim, a character beyond the syntax) by trimOws and the
   // pattern. With staticTokens' comparison, the pass saves 24 ns on Bun 1.4, 34 on Node 24 and
   // 30 on Deno 2.9 per request (medians of 16 interleaved runs of 500,000 reads).
   if (isPlainB64Token(authorization, 7)) return { kind: 'token', token: authorization.slice(7) };
-  const token = authorization.slice(7).trim();
+  const token = trimOws(authorization.slice(7));
   if (token === '') return MISSING;
   return B64TOKEN.test(token) ? { kind: 'token', token } : MALFORMED;
 }

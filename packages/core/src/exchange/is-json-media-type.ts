@@ -1,4 +1,5 @@
 // Runs anywhere (no runtime API): whether a Content-Type is JSON in UTF-8.
+import { trimOws } from './trim-ows.ts';
 /**
  * Whether a `Content-Type` is `application/json` in UTF-8: the type
  * case-insensitive, parameters allowed, but a `charset` other than UTF-8 is
@@ -8,16 +9,14 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   if (contentType === 'application/json') return true;
   const semicolon = contentType.indexOf(';');
-  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  const type = trimOws(semicolon < 0 ? contentType : contentType.slice(0, semicolon)).toLowerCase();
   if (type !== 'application/json') return false;
   if (semicolon < 0) return true;
   for (const parameter of contentType.slice(semicolon + 1).split(';')) {
     const equals = parameter.indexOf('=');
     if (equals < 0) continue;
-    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const charset = parameter
-      .slice(equals + 1)
-      .trim()
+    if (trimOws(parameter.slice(0, equals)).toLowerCase() !== 'charset') continue;
+    const charset = trimOws(parameter.slice(equals + 1))
       .replace(/^"(.*)"$/, '$1')
       .toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') return false;

@@ -57,10 +57,10 @@ describe('readBearerCredential', () => {
   });
 
   it('reads every header as the trimmed token and the b64token pattern do', () => {
-    // The pattern as the contract states it: the text after "Bearer ", trimmed, all b64token.
+    // The pattern as the contract states it: the text after "Bearer ", without spaces and tabs around it, all b64token.
     const reference = (header: string) => {
       if (header.indexOf(' ') !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer') return { kind: 'missing' };
-      const token = header.slice(7).trim();
+      const token = header.slice(7).replace(/^[ \t]+|[ \t]+$/g, '');
       if (token === '') return { kind: 'missing' };
       return /^[A-Za-z0-9\-._~+/]+=*$/.test(token) ? { kind: 'token', token } : { kind: 'malformed' };
     };

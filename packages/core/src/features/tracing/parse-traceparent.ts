@@ -1,4 +1,5 @@
 // Runs anywhere (no runtime API): the W3C Trace Context headers, read strictly.
+import { trimOws } from '../../exchange/trim-ows.ts';
 
 /** The caller's span, as a valid `traceparent` header names it (W3C Trace Context, §3.2). */
 export interface TraceParent {
@@ -55,7 +56,7 @@ export function parseTraceparent(value: string | undefined): TraceParent | undef
 export function isTracestate(value: string): boolean {
   const keys = new Set<string>();
   for (const part of value.split(',')) {
-    const member = part.trim();
+    const member = trimOws(part);
     if (member === '') continue;
     if (!TRACESTATE_MEMBER.test(member)) return false;
     const key = member.slice(0, member.indexOf('='));
