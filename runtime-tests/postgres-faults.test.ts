@@ -179,6 +179,48 @@ describe('deadlines, held locks and late connections', () => {
     }
   });
 
+  it('a create and a read whose connection opens within the last 110 ms before their deadline are answered then, as late, not left waiting or read as absent', async () => {
+    const proxy = await startProxy(database().port);
+    const url = database().url.replace(`:${database().port}/`, `:${proxy.port}/`);
+    const store = await createPostgresStore({ url, table: 'margin', maxConnections: 1, statementTimeoutMs: 500 });
+    try {
+      expect(await store.insertIfAbsent(1n, { name: 'stored' })).toEqual({ status: 'inserted' });
+      proxy.hold();
+      const insert = store.insertIfAbsent(2n, { name: 'late' });
+      const read = store.get(1n);
+      // Let through 450 ms in: too little is left to send a statement with its 100 ms margin, so each goes out as a
+      // no-op (SELECT 1 AS too_late). Before, the create then waited for ever and the read answered "absent".
+      setTimeout(() => proxy.release(), 450);
+      const [inserted, readBack] = await Promise.allSettled([insert, read]);
+      expect([inserted.status, readBack.status]).toEqual(['rejected', 'rejected']);
+      for (const each of [inserted, readBack]) expect(String((each as PromiseRejectedResult).reason)).toMatch(/within 500 ms/);
+      expect(await store.get(2n)).toBeUndefined();
+      expect(await store.get(1n)).toEqual({ name: 'stored' });
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  it('a plant too long to write into a statement fails alone, no rejection unhandled, and the store goes on', async () => {
+    const store = await createPostgresStore({ url: database().url, table: 'huge' });
+    try {
+      // As JSON, 6 characters a character: past the engine's longest string. Before, the statement was written
+      // outside the store's try and its RangeError escaped unhandled, ending the process.
+      const huge = '\u0001'.repeat(100_000_000);
+      const settled = await Promise.allSettled([
+        store.insertIfAbsent(1n, { name: 'small' }),
+        store.insertIfAbsent(2n, { name: huge }),
+        store.insertIfAbsent(3n, { name: 'small too' }),
+      ]);
+      expect(settled.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await store.get(2n)).toBeUndefined();
+      expect(await store.insertIfAbsent(4n, { name: 'after' })).toEqual({ status: 'inserted' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a multi-host URL whose first host is dead: creates succeed on the second, a held create is answered at its deadline, nothing escapes unhandled', async () => {
     const dead = await startProxy(1);
     const deadPort = dead.port;

@@ -427,6 +427,26 @@ describe('SQLite: a damaged file', () => {
   }
 });
 
+describe('SQLite: a plant that cannot be written (the store in this process, Node 24)', () => {
+  it('fails alone: the creates that share its turn are stored', async () => {
+    const { createSqliteStore } = await import('@plant-store/store-sqlite');
+    const store = await createSqliteStore({ path: join(directory(), 'plants.db') });
+    try {
+      // As JSON, 6 characters a character: past the engine's longest string. Before, its batch's transaction failed.
+      const settled = await Promise.allSettled([
+        store.insertIfAbsent(1n, { name: 'small' }),
+        store.insertIfAbsent(2n, { name: '\u0001'.repeat(100_000_000) }),
+        store.insertIfAbsent(3n, { name: 'small too' }),
+      ]);
+      expect(settled.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect([await store.get(1n), await store.get(2n), await store.get(3n)]).toEqual([{ name: 'small' }, undefined, { name: 'small too' }]);
+      await store.ready();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SQLite: a file damaged under a running store (the store in this process, Node 24)', () => {
   it('creates and readiness fail while the table is damaged, and readiness is back within 5 s of the file being sound again', async () => {
     const dir = directory();

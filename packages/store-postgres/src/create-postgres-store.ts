@@ -22,7 +22,8 @@ export interface PostgresStoreOptions {
    * database cancels a statement still running (`SET LOCAL
    * statement_timeout` with the time left). Default 4.5 s, under the
    * handler's 5 s `storeTimeoutMs`, so that the store gives up before the
-   * handler stops waiting.
+   * handler stops waiting. At least 110: a statement goes out only with more
+   * than 10 ms left beyond the 100 ms by which the database cuts it first.
    */
   readonly statementTimeoutMs?: number;
   /** The table; created if absent. Default `plants`. */
@@ -62,8 +63,14 @@ type Row = { readonly id: string; readonly name: string; readonly tag: string | 
 const INSERTED: InsertResult = { status: 'inserted' };
 // Any fixed number: every instance takes the same lock to migrate one at a time.
 const MIGRATION_LOCK = 7_214_530_118;
-/** Most creates in one statement: a few hundred kilobytes of SQL at most. */
+/** Most creates in one statement. */
 const MOST_PER_BATCH = 500;
+/**
+ * Most characters of names and tags in one statement, but for its first create: each may be written in up to twelve
+ * (`\u0001` as JSON, its backslash doubled in SQL), so that a statement stays some tens of megabytes, far from the
+ * engine's longest string, however long the plants of a batch (300 creates of a megabyte each broke it).
+ */
+const MOST_CHARS_PER_BATCH = 1 << 20;
 /** Tries of one batch, the first included, when the database asks for a retry or a connection broke. */
 const MOST_ATTEMPTS = 5;
 /** A statement with less time left than this is not worth sending. */
@@ -130,6 +137,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const name = `"${table}"`;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 4_500;
+  // Less would leave no statement time to send: every call would be answered as too late.
+  if (!Number.isFinite(statementTimeoutMs) || statementTimeoutMs < CUT_AHEAD_MS + LEAST_STATEMENT_MS) {
+    throw new TypeError(`createPostgresStore: \`statementTimeoutMs\` must be at least ${CUT_AHEAD_MS + LEAST_STATEMENT_MS}`);
+  }
   const maxConnections = options.maxConnections ?? 10;
   /** A pool of one connection, in place of one that broke (or to another URL: the version probe's). */
   const open = (url = options.url) =>
@@ -284,7 +295,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     expire();
     const slot = slots.find((candidate) => !candidate.busy);
     if (waiting.length === 0 || slot === undefined) return;
-    const batch = waiting.splice(0, MOST_PER_BATCH);
+    let count = 0;
+    for (let chars = 0; count < waiting.length && count < MOST_PER_BATCH; count++) {
+      const { plant } = waiting[count]!;
+      chars += plant.name.length + (plant.tag?.length ?? 0);
+      if (chars > MOST_CHARS_PER_BATCH && count > 0) break;
+    }
+    const batch = waiting.splice(0, count);
     expire();
     slot.busy = true;
     void store(slot, batch).finally(() => {
@@ -312,24 +329,31 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     );
     const first = new Map<bigint, Pending>();
     for (const pending of batch) if (!first.has(pending.id)) first.set(pending.id, pending);
-    const creates = [...first.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const ids = creates.map((pending) => String(pending.id)).join(',');
-    const rows = creates
-      .map(({ id, plant }) => `(${id}, ${sqlLiteral(JSON.stringify(plant.name))}, ${plant.tag === undefined ? 'NULL' : sqlLiteral(JSON.stringify(plant.tag))})`)
-      .join(',\n');
-    const statement = timed(
-      deadline,
-      () => `INSERT INTO ${name} (id, name, tag) VALUES ${rows}
+    try {
+      // Written inside the try: a text the engine cannot hold fails this batch's creates, never the process.
+      const creates = [...first.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const ids = creates.map((pending) => String(pending.id)).join(',');
+      const rows = creates
+        .map(
+          ({ id, plant }) => `(${id}, ${sqlLiteral(JSON.stringify(plant.name))}, ${plant.tag === undefined ? 'NULL' : sqlLiteral(JSON.stringify(plant.tag))})`,
+        )
+        .join(',\n');
+      const statement = timed(
+        deadline,
+        () => `INSERT INTO ${name} (id, name, tag) VALUES ${rows}
         ON CONFLICT (id) DO NOTHING RETURNING id::text AS id;
         SELECT id::text AS id, name, tag FROM ${name} WHERE id IN (${ids})`,
-    );
-    try {
+      );
       for (let attempt = 1; ; attempt++) {
         try {
           // A retry after a broken connection goes out on its replacement.
           const results = (await on(slot, (sql) => sql.unsafe(statement))) as unknown as postgres.RowList<Row[]>[];
-          // Sent too late, as one SELECT: every create of the batch has been answered already.
-          if (!Array.isArray(results[0])) return;
+          // Sent too late, as one SELECT: nothing was stored, and the creates not yet answered hear so now,
+          // not at a deadline whose timer the finally below clears.
+          if (!Array.isArray(results[0])) {
+            for (const pending of batch) settle(pending, () => pending.reject(deadlineError()));
+            return;
+          }
           answer(batch, first, results[1]!, results[2]!);
           // Counted after the answers: an observer that throws (a metrics fault) must not fail committed creates.
           try {
@@ -385,6 +409,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         on(reader, (sql) => sql.unsafe(timed(deadline, () => `SELECT id::text AS id, name, tag FROM ${name} WHERE id = ${id}`))),
         deadline,
       )) as unknown as postgres.RowList<Row[]>[];
+      // Sent too late, as one SELECT: no answer about the plant, which is not an answer that it is absent.
+      if (!Array.isArray(results[0])) throw deadlineError();
       const row = Array.isArray(results[1]) ? results[1][0] : undefined;
       return row === undefined ? undefined : read(row);
     },

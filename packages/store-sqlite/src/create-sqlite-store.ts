@@ -62,7 +62,9 @@ export interface SqliteStore extends PlantStore {
 
 interface Pending {
   readonly id: bigint;
-  readonly plant: Plant;
+  /** The plant's name and tag as stored: JSON string literals, made when the create came, outside any batch. */
+  readonly name: string;
+  readonly tag: string | null;
   readonly resolve: (result: InsertResult) => void;
   readonly reject: (error: unknown) => void;
   /** When it was queued: it waits for the lock until `busyTimeoutMs` after. */
@@ -229,8 +231,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       return { ok: false, error };
     }
     try {
-      for (const { id, plant } of batch) {
-        const inserted = insert.get(id, JSON.stringify(plant.name), plant.tag === undefined ? null : JSON.stringify(plant.tag));
+      for (const { id, name, tag } of batch) {
+        const inserted = insert.get(id, name, tag);
         if (inserted !== undefined) {
           results.push(INSERTED);
           continue;
@@ -394,11 +396,19 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     path,
     insertIfAbsent(id, plant) {
       if (closed) return Promise.reject(new Error('the SQLite store is closed'));
+      // Written now, so that the caller's object may change after the call, and so that a plant that cannot be written
+      // (a string past the engine's longest) fails alone, not the batch it would have shared a transaction with.
+      let name: string;
+      let tag: string | null;
+      try {
+        name = JSON.stringify(plant.name);
+        tag = plant.tag === undefined ? null : JSON.stringify(plant.tag);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return new Promise<InsertResult>((resolve, reject) => {
         schedule(0);
-        // A copy: the caller's object may change after the call.
-        const copy = plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
-        queue.push({ id, plant: copy, resolve, reject, since: Date.now() });
+        queue.push({ id, name, tag, resolve, reject, since: Date.now() });
       });
     },
     get(id) {
