@@ -514,6 +514,37 @@ for (const [name, value] of [
   );
 }
 add('auth: two Authorization headers', request({ body: plant(), extra: [['Authorization', AUTH]] }));
+{
+  // A byte 0xA0 after the token, as sent (read as U+00A0, which JavaScript's trim drops), and as UTF-8 (C2 A0).
+  const body = plant();
+  const rest = `\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
+  add('auth: token then a byte 0xA0', concat(`POST /plants HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${AUTH}`, [0xa0], rest, body));
+  add('auth: token then U+00A0 in UTF-8', concat(`POST /plants HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${AUTH}`, [0xc2, 0xa0], rest, body));
+}
+add(
+  'auth: an empty Authorization, then the token',
+  request({
+    body: plant(),
+    headers: [
+      ['Host', 'localhost'],
+      ['Authorization', ''],
+      ['Authorization', AUTH],
+      ['Content-Type', 'application/json'],
+    ],
+  }),
+);
+add(
+  'content-type: an empty one, then application/json',
+  request({
+    body: plant(),
+    headers: [
+      ['Host', 'localhost'],
+      ['Authorization', AUTH],
+      ['Content-Type', ''],
+      ['Content-Type', 'application/json'],
+    ],
+  }),
+);
 add(
   'auth: none',
   request({

@@ -94,11 +94,21 @@ export function proxyToWorker(
     const named = connectionOptions(req.headers.connection);
     // Over HTTP/2 a client may split `Cookie` into several fields, which go on as one, joined by "; " (RFC 9113 §8.2.3).
     let cookies: string[] | undefined;
+    // A repeated field goes on as one, its values joined with ", " as the Node, Bun and Deno servers read it: workerd
+    // drops an empty one (`Authorization:` then `Authorization: Bearer …` read as the token alone, where the others
+    // read ", Bearer …", a malformed credential).
+    const at = new Map<string, number>();
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toLowerCase();
       if (!passesOn(name) || (named !== undefined && named.has(name))) continue;
       if (name === 'cookie' && req.httpVersionMajor === 2) (cookies ??= []).push(raw[i + 1]!);
-      else headers.push(raw[i]!, raw[i + 1]!);
+      else {
+        const seen = at.get(name);
+        if (seen === undefined) {
+          at.set(name, headers.length + 1);
+          headers.push(raw[i]!, raw[i + 1]!);
+        } else headers[seen] = `${headers[seen]!}, ${raw[i + 1]!}`;
+      }
     }
     if (cookies !== undefined) headers.push('cookie', cookies.join('; '));
     // workerd refuses two Host headers, an empty one or odd characters in it, which node:http lets
