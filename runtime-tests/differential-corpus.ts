@@ -456,6 +456,15 @@ for (const target of [
   `/${'a'.repeat(20 * 1024)}`,
   '/openapi.json/',
   '/openapi.json?x',
+  // Characters RFC 3986 leaves out that node:http lets through (workerd refused them itself, in plain text).
+  '/plants?a<b>c',
+  '/plants?"q"',
+  '/plants?`{}|^',
+  '/pl<ants',
+  '/plants`',
+  '/plants{x}',
+  '/plants|',
+  '/plants^',
 ]) {
   add(`target: ${target.length > 60 ? `${target.slice(0, 12)}… (${target.length} bytes)` : target}`, request({ target, body: plant() }));
 }

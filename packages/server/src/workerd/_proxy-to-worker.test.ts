@@ -153,6 +153,9 @@ describe('proxyToWorker', () => {
     expect(originForm('http://example.com')).toBe('/');
     expect(originForm('*')).toBe('/*');
     expect(originForm('example.com:443')).toBe('/example.com%3A443');
+    // What workerd refuses itself, percent-encoded: < > " anywhere, ` in the path.
+    expect(originForm('/pl<ants?a<b>"c"`')).toBe('/pl%3Cants?a%3Cb%3E%22c%22`');
+    expect(originForm('/plants`{}|^')).toBe('/plants%60{}|^');
   });
 });
 

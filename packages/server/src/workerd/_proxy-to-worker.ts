@@ -290,9 +290,16 @@ function gatherBody(req: IncomingMessage, maxBodyBytes: number, then: (body: Buf
   req.on('end', finish);
 }
 
-/** The target as workerd takes it: origin-form. */
+/**
+ * The characters node:http lets through in a target that workerd refuses with a plain-text 400 ("invalid URI"):
+ * `<`, `>` and `"` anywhere, `` ` `` in the path (workerd 2026-11-17; runtime-tests/differential-corpus.ts). Each is
+ * written percent-encoded, as a WHATWG URL parser (Bun's) writes it, which no route's match depends on.
+ */
+const REFUSED_BY_WORKERD = /[<>"`]/;
+
+/** The target as workerd takes it: origin-form, with the characters it refuses percent-encoded. */
 export function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
+  if (target.startsWith('/')) return REFUSED_BY_WORKERD.test(target) ? encodeRefused(target) : target;
   if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
     try {
       const url = new URL(target);
@@ -302,6 +309,15 @@ export function originForm(target: string): string {
     }
   }
   return `/${encodeURIComponent(target)}`;
+}
+
+/** `target` with {@link REFUSED_BY_WORKERD}'s characters percent-encoded: `` ` `` only before the query. */
+function encodeRefused(target: string): string {
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  const rest = query < 0 ? '' : target.slice(query);
+  const encode = (character: string) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`;
+  return path.replace(/[<>"`]/g, encode) + rest.replace(/[<>"]/g, encode);
 }
 
 /** An answer of the front's own, with the request's id, closing the connection (over HTTP/2, only the stream ends). */
