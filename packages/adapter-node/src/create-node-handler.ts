@@ -94,8 +94,10 @@ export function createNodeHandlerWithIds(options: NodeHandlerOptions, onRequestI
 
 function writeResponse(req: IncomingMessage, res: ServerResponse, response: PlantResponse): void {
   if (res.headersSent || res.destroyed) return;
-  // A closing server should not invite the next request on this connection.
-  if (isServerClosing(req)) res.shouldKeepAlive = false;
+  // A closing server should not invite the next request on this connection; nor should an answer to a request still
+  // owed a 100 (refused before its body was asked for), whose client may yet send the body it was not invited to
+  // send (docs/contract.md, "Expect: 100-continue"). Node's own response closes then; Deno 2.9's node:http did not.
+  if (isServerClosing(req) || owedContinue(res)) res.shouldKeepAlive = false;
   // Shared bytes when the core has them (the docs files), so a slow reader holds no copy of its own.
   const body = response.bytes ?? response.body;
   // One writeHead with every header, Content-Length included: Node then sends
@@ -146,6 +148,12 @@ function headerList(headers: Readonly<Record<string, string>>, contentLength: st
   list[i++] = 'content-length';
   list[i] = contentLength;
   return list;
+}
+
+/** Whether `res` answers an HTTP/1.1 request that expects `100 Continue` and was not sent one. */
+function owedContinue(res: ServerResponse): boolean {
+  const flags = res as ServerResponse & { _expect_continue?: boolean; _sent100?: boolean };
+  return flags._expect_continue === true && flags._sent100 !== true;
 }
 
 /** Whether `req` came to Deno's node:https (or another TLS server on Deno). */

@@ -32,7 +32,10 @@ export function endAfterBody(req: IncomingMessage, res: ServerResponse): void {
     if (ended) return;
     ended = true;
     clearTimeout(timer);
-    res.end();
+    // An answer that closes its connection closes it once sent, the rest of the body unread or not: Deno 2.9's
+    // node:http otherwise keeps the socket open while the request is incomplete (a request still owed a 100).
+    if (res.shouldKeepAlive) res.end();
+    else res.end(() => req.socket?.end());
   };
   const timer = setTimeout(end, LINGER_MS);
   req.once('end', end);
