@@ -146,6 +146,35 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
     });
   });
 
+  describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('%s standalone server: a request that asks to upgrade', (name) => {
+    let server: SpawnedServer;
+    beforeAll(async () => {
+      server = await spawnServer(runtime(name), 'working');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('answers it with Connection: close and closes at once, the create pipelined behind it unread and unstored', async () => {
+      // node:http reads nothing more on a connection once a request asked to upgrade; it used to keep it open,
+      // saying keep-alive, until its 5 s keep-alive timeout, the second create never answered.
+      const first = '{"id":8301,"name":"upgrade"}';
+      const second = '{"id":8302,"name":"behind"}';
+      const result = await rawExchange(
+        server.baseUrl,
+        [head(first.length, 'Connection: Upgrade\r\nUpgrade: foo\r\n') + first + head(second.length) + second],
+        8_000,
+      );
+      const answers = parseResponses(result.received);
+      expect(answers.map(({ status, headers }) => [status, headers['connection']])).toEqual([[200, 'close']]);
+      expect({ closed: result.closed, soon: result.elapsedMs < 4_000 }).toEqual({ closed: true, soon: true });
+      // Never stored: other content for its id is stored now, not a conflict (409).
+      const other = '{"id":8302,"name":"other"}';
+      const again = await rawExchange(server.baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
+      expect(parseResponses(again.received).map(({ status }) => status)).toEqual([200]);
+    });
+  });
+
   describe.each(['Bun', 'Deno'])('%s request deadline (withRequestDeadline, 2 s here, 30 s in production)', (name) => {
     let server: SpawnedServer;
     beforeAll(async () => {

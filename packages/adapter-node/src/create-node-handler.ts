@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';
-import { isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
+import { asksToUpgrade, isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
 
 /** Options of {@link createNodeHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
 export type NodeHandlerOptions = PlantHandlerOptions & {
@@ -97,7 +97,9 @@ function writeResponse(req: IncomingMessage, res: ServerResponse, response: Plan
   // A closing server should not invite the next request on this connection; nor should an answer to a request still
   // owed a 100 (refused before its body was asked for), whose client may yet send the body it was not invited to
   // send (docs/contract.md, "Expect: 100-continue"). Node's own response closes then; Deno 2.9's node:http did not.
-  if (isServerClosing(req) || owedContinue(res)) res.shouldKeepAlive = false;
+  // A request that asked to upgrade (`Upgrade`, which nothing here accepts) is answered, not upgraded, and node:http
+  // reads nothing more on its connection: the answer says so rather than leave requests pipelined behind it waiting.
+  if (isServerClosing(req) || owedContinue(res) || asksToUpgrade(req)) res.shouldKeepAlive = false;
   // Shared bytes when the core has them (the docs files), so a slow reader holds no copy of its own.
   const body = response.bytes ?? response.body;
   // One writeHead with every header, Content-Length included: Node then sends

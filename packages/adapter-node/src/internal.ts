@@ -3,7 +3,7 @@
 // It exists so that the server answers as the adapter does without a copy of these lines, and learns
 // the request id the core chose for each answer it writes.
 export { endAfterBody } from './end-after-body.ts';
-export { isServerClosing, rawHeader } from './node-plant-request.ts';
+export { asksToUpgrade, isServerClosing, rawHeader } from './node-plant-request.ts';
 export { createNodeHandlerWithIds } from './create-node-handler.ts';
 
 export type { OnRequestId } from './create-node-handler.ts';

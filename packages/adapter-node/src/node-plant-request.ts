@@ -79,6 +79,17 @@ export function rawHeader(req: IncomingMessage, name: string): string | undefine
   return value;
 }
 
+/**
+ * Whether `req` asked to switch protocols (`Upgrade` with `Connection: upgrade`, RFC 9110 §7.8), as node:http's
+ * parser reads it: answered as any request when the server takes no upgrade, after which node:http reads nothing
+ * more on its connection. (`req.upgrade` does not say: node:http sets it false when no one listens for upgrades.)
+ */
+export function asksToUpgrade(req: IncomingMessage): boolean {
+  if (rawHeader(req, 'upgrade') === undefined) return false;
+  const connection = rawHeader(req, 'connection');
+  return connection !== undefined && /(?:^|,)[ \t]*upgrade[ \t]*(?:,|$)/i.test(connection);
+}
+
 /** A character code with A-Z folded to a-z, as `toLowerCase` folds the characters of a header name. */
 function lowerCode(code: number): number {
   return code >= 65 && code <= 90 ? code + 32 : code;

@@ -1,7 +1,7 @@
 // Runs on Node, in the standalone workerd launcher's front: a workaround of workerd's own HTTP server
 // (record and deletion set: workerd/QUIRKS.md, workerd-http-server).
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
+import { asksToUpgrade, endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
 import { errorResponse, PROTOCOL_ERRORS, requestIdOf, type PlantResponse } from '@plant-store/core';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 
@@ -171,6 +171,9 @@ export function proxyToWorker(
           if (body === undefined) forwarded.destroy();
           if (gone || res.destroyed) return;
           const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
+          // connection: the answer says so (docs/contract.md, "Pipelining").
+          if (asksToUpgrade(req)) res.shouldKeepAlive = false;
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {
