@@ -1,3 +1,4 @@
+// Runs under vitest on Node: the raw requests the differential test sends to every standalone runtime.
 import { CONFORMANCE_TOKEN } from '@plant-store/testing';
 
 /**

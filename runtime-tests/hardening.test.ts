@@ -1,3 +1,4 @@
+// Runs under vitest on Node 24: the standalone servers against slow, idle, pipelining and odd clients, each runtime in its own process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Runs on Node (and the runtimes that serve node:http: Deno, Bun): the request listener that hands node:http's requests to the core.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';

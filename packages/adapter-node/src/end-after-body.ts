@@ -1,3 +1,4 @@
+// Runs on Node (and the runtimes that serve node:http: Deno, Bun): ending an answer whose request body is still arriving.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How long an answer waits for the rest of an unwanted body before the connection may close. */

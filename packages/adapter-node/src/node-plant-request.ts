@@ -1,3 +1,4 @@
+// Runs on Node (and the runtimes that serve node:http: Deno, Bun): node:http's request seen as the core's PlantRequest.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PendingBody, type BodyReading, type BodyResult, type PlantRequest } from '@plant-store/core';
 

@@ -13,10 +13,11 @@ function sextet(code: number): number {
 /**
  * Whether `token` is three dot-separated parts, each in base64url as RFC 7515
  * §2 writes it: the URL-safe alphabet, no `=` padding, and no bits set past
- * the last whole byte. A decoder that ignores those bits (jose's fallback,
- * `atob`) reads up to 16 spellings of one signature as the same: each would
- * verify, and count as a token of its own where tokens are told apart by
- * their text (the rate limit, the memory of verified tokens).
+ * the last whole byte. The decoders jose uses ignore those bits and the
+ * padding (`atob` on Node 24, `Uint8Array.fromBase64` on Bun and Deno), so
+ * up to 16 spellings of one signature read as the same: each would verify,
+ * and count as a token of its own where tokens are told apart by their text
+ * (the rate limit, the memory of verified tokens).
  *
  * @example
  * isCanonicalJws('eyJhbGciOiJFUzI1NiJ9.e30.AA'); // true

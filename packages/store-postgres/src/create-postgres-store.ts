@@ -66,8 +66,8 @@ const MIGRATION_LOCK = 7_214_530_118;
 /** Most creates in one statement. */
 const MOST_PER_BATCH = 500;
 /**
- * Most characters of names and tags in one statement, but for its first create: each may be written in up to twelve
- * (`\u0001` as JSON, its backslash doubled in SQL), so that a statement stays some tens of megabytes, far from the
+ * Most characters of names and tags in one statement, unless its first create alone has more: each is written in at
+ * most seven (`\u0001` as JSON, its backslash doubled in SQL), so that a statement stays some megabytes, far from the
  * engine's longest string, however long the plants of a batch (300 creates of a megabyte each broke it).
  */
 const MOST_CHARS_PER_BATCH = 1 << 20;

@@ -396,8 +396,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     path,
     insertIfAbsent(id, plant) {
       if (closed) return Promise.reject(new Error('the SQLite store is closed'));
-      // Written now, so that the caller's object may change after the call, and so that a plant that cannot be written
-      // (a string past the engine's longest) fails alone, not the batch it would have shared a transaction with.
+      // Written now, so that the caller's object may change after the call, and so that a plant whose JSON the engine
+      // cannot build (past its longest string) fails alone, not the batch it would have shared a transaction with.
       let name: string;
       let tag: string | null;
       try {

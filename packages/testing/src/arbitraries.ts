@@ -1,3 +1,4 @@
+// Runs anywhere fast-check runs (the tests, on Node): arbitrary create bodies, valid and not, with what they must produce.
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '@plant-store/core';
 

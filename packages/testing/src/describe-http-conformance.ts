@@ -1,3 +1,4 @@
+// Runs under vitest on Node: the conformance suite every server (adapter, runtime, standalone) must pass over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, DOCS_CONTENT_SECURITY_POLICY } from '@plant-store/core';
 import { CONFORMANCE_DOCS_PAGE, CONFORMANCE_ORIGIN, CONFORMANCE_TOKEN, INJECTED_FAULT_MESSAGE, type ConformanceScenario } from './conformance-scenarios.ts';

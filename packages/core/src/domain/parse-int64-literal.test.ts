@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseInt64Literal } from './parse-int64-literal.ts';

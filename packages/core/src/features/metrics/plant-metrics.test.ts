@@ -1,3 +1,4 @@
+// Runs under vitest on Node.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createPlantResponder } from '../../create-plant-responder.ts';
@@ -250,7 +251,7 @@ describe('the tracer option', () => {
   it('names a span of a method outside the known set HTTP, and keeps only the path of an absolute-form target', () => {
     const { tracer, spans } = recordingTracer();
     const respond = createPlantResponder({ store: mapStore(), authenticate: staticTokens([TOKEN]), tracer });
-    const targets = ['http://evil.example/plants?token=1', '/plants#a', 'http://evil.example', '/plants?x#y'];
+    const targets = ['http://evil.example/plants?token=1', '/plants#a', 'http://evil.example?token=/secret', '/plants?x#y'];
     for (const target of targets) answerOf(respond, request('GET', target, AUTH, ''));
     answerOf(respond, request('BREW', '/plants', AUTH, ''));
     expect(spans.map((span) => [span.name, span.attributes['url.path']])).toEqual([

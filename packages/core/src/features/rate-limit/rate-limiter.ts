@@ -64,9 +64,10 @@ export class RateLimiter {
   take(token: string): PlantResponse | undefined {
     const now = this.#now();
     const window = Math.floor(now / this.#windowMs);
-    // Only forwards: a clock stepped back (Date.now can be) counts on in the window it had reached, rather than
-    // starting every token afresh each time it crosses back over a window's edge.
-    if (window > this.#window) {
+    // A clock stepped back (Date.now can be) by less than a window counts on in the window it had reached, rather
+    // than start every token afresh each time it crosses back over that window's edge; stepped back further, it
+    // starts afresh, rather than hold every token to one window's quota until the clock has caught up.
+    if (window > this.#window || window < this.#window - 1) {
       this.#window = window;
       this.#counts.clear();
     }

@@ -111,9 +111,11 @@ function urlPath(target: string): string {
   if (target.charCodeAt(0) !== 47) {
     const scheme = target.indexOf('://');
     if (scheme >= 0) {
-      const slash = target.indexOf('/', scheme + 3);
-      if (slash < 0) return '/';
-      start = slash;
+      // The authority ends at the first `/`, `?` or `#`: a `/` in the query is not the path's.
+      let at = scheme + 3;
+      while (at < target.length && !'/?#'.includes(target[at]!)) at++;
+      if (at === target.length || target[at] !== '/') return '/';
+      start = at;
     }
   }
   let end = target.length;
