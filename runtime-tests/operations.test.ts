@@ -5,6 +5,7 @@ import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send, type RawResponse 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { runtime, RUNTIMES, runToExit, spawnServer, withWorkers, type Runtime, type SpawnedServer } from './runtimes.ts';
+import { newestProcess } from './support/process-memory.ts';
 
 // What operators expect of the standalone server, on every runtime: the
 // command line, health probes, JSON logs, request ids, CORS and the docs page.
@@ -340,7 +341,7 @@ describe.each([
       const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
       // The newer worker: on Node the first holds the socket the primary shares, and killing it
       // before the second has taken that socket would close the port for a moment.
-      const victim = Math.max(...(await listeningWorkers(server, port, 2)).map((worker) => worker.pid));
+      const victim = newestProcess((await listeningWorkers(server, port, 2)).map((worker) => worker.pid));
       expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":82,"name":"before"}' })).status).toBe(200);
       process.kill(victim, 'SIGKILL');
       await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));

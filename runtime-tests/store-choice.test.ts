@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, RUNTIMES, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
+import { newestProcess } from './support/process-memory.ts';
 
 const directory = temporaryDirectories('plant-store-choice-');
 
@@ -103,7 +104,7 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     };
     // The newer worker: the first holds the listening socket the primary shares, and
     // killing it before the second has taken that socket would close the port for a moment.
-    const victim = Math.max(...(await workers()));
+    const victim = newestProcess(await workers());
     expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":81,"name":"before"}' })).status).toBe(200);
     process.kill(victim, 'SIGKILL');
     await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another( in \\d+ ms)?\n`));

@@ -89,3 +89,24 @@ export function treeCpuTicks(pid: number): number {
   }
   return ticks;
 }
+
+/**
+ * The process of `pids` started last: by its start time in /proc, then, for two started within one clock tick, by
+ * pid in the order pids are handed out, which wraps past /proc/sys/kernel/pid_max (32,768 here, passed several times
+ * in a test run): the larger pid is not always the newer process.
+ */
+export function newestProcess(pids: readonly number[]): number {
+  if (pids.length === 0) throw new Error('newestProcess: no processes');
+  const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+  const started = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // starttime is the 22nd field, the 20th after "(comm) ".
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  };
+  // Whether b was handed out after a: pids count up from a, around pid_max, for less than half the range.
+  const after = (a: number, b: number) => (b - a + max) % max < max / 2;
+  return pids.reduce((newest, pid) => {
+    const [was, is] = [started(newest), started(pid)];
+    return is > was || (is === was && after(newest, pid)) ? pid : newest;
+  });
+}
