@@ -211,6 +211,10 @@ for (const [name, size] of [
 }
 {
   const body = plant();
+  add('chunked: an extension of 20,000 bytes', raw(chunkedHead, `${body.length.toString(16)};x=${'a'.repeat(20_000)}\r\n${body}\r\n0\r\n\r\n`));
+}
+{
+  const body = plant();
   add('chunked: extension with quoted value', raw(chunkedHead, `${body.length.toString(16)};foo="b a r"\r\n${body}\r\n0;x\r\n\r\n`));
 }
 {
@@ -349,6 +353,26 @@ for (const size of [8 * 1024, 15 * 1024, 17 * 1024, 20 * 1024, 64 * 1024]) {
 {
   const body = plant();
   add('head: 200 headers', raw(rawHead(`Content-Length: ${body.length}`, ...Array.from({ length: 200 }, (_, i) => `X-H${i}: ${i}`)), body));
+}
+{
+  // About 9 KB of short fields, then the two that matter.
+  const body = plant();
+  const fillers = Array.from({ length: 1000 }, (_, i) => `x${i}: y`);
+  add(
+    'head: 1000 header fields before Authorization and Content-Type',
+    raw(
+      [
+        'POST /plants HTTP/1.1',
+        'Host: localhost',
+        ...fillers,
+        `Authorization: ${AUTH}`,
+        'Content-Type: application/json',
+        'Connection: close',
+        `Content-Length: ${body.length}`,
+      ],
+      body,
+    ),
+  );
 }
 {
   const body = plant();
@@ -910,7 +934,22 @@ const CAUSES: readonly (readonly [RuntimeName, string, readonly string[]])[] = [
       'target: ftp://localhost/plants',
     ],
   ],
-  ['Bun', 'Bun allows at most 100 header fields and answers an empty 431 itself (Node allows 2000)', ['head: 200 headers']],
+  [
+    'Bun',
+    'Bun allows at most 100 header fields and answers an empty 431 itself (Node allows 2000)',
+    ['head: 200 headers', 'head: 1000 header fields before Authorization and Content-Type'],
+  ],
+  ['Bun', "Bun's HTTP parser refuses a chunk extension this long itself, with an empty 413 (Node: 1005)", ['chunked: an extension of 20,000 bytes']],
+  [
+    'Deno',
+    "Deno 2.9's node:http reads a chunk extension of any length, where llhttp refuses one past 16 KiB (1005): the create is stored",
+    ['chunked: an extension of 20,000 bytes'],
+  ],
+  [
+    'Deno',
+    "Deno 2.9's node:http applies no limit to the head's size (Node: 431, 1403) and drops the fields that come after a thousand others, Authorization among them here: 401 (1100)",
+    ['head: 1000 header fields before Authorization and Content-Type'],
+  ],
   [
     'Bun',
     'Bun refuses HTTP/1.1 without Host itself with a 400 that is not the Error body (Node sends 400/1005)',
