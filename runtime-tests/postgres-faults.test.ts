@@ -129,6 +129,19 @@ async function startProxy(port: number) {
 describe('deadlines, held locks and late connections', () => {
   const database = usePostgres();
 
+  /** A store of one connection with a 500 ms statement timeout, reaching the database through a proxy that can hold it. */
+  async function behindProxy(table: string, run: (store: PostgresStore, proxy: Awaited<ReturnType<typeof startProxy>>) => Promise<void>) {
+    const proxy = await startProxy(database().port);
+    const url = database().url.replace(`:${database().port}/`, `:${proxy.port}/`);
+    const store = await createPostgresStore({ url, table, maxConnections: 1, statementTimeoutMs: 500 });
+    try {
+      await run(store, proxy);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  }
+
   it('the statement timeout (SET LOCAL, no startup parameter) cuts an INSERT held by a lock; the pool serves again at once', async () => {
     const store = await createPostgresStore({ url: database().url, table: 'locked', statementTimeoutMs: 1_000 });
     // Two connections: one holds the lock, the other looks at pg_stat_activity.
@@ -159,10 +172,7 @@ describe('deadlines, held locks and late connections', () => {
   });
 
   it('a statement sent past its deadline stores nothing (a connection that took longer to open than the store timeout)', async () => {
-    const proxy = await startProxy(database().port);
-    const url = database().url.replace(`:${database().port}/`, `:${proxy.port}/`);
-    const store = await createPostgresStore({ url, table: 'late', maxConnections: 1, statementTimeoutMs: 500 });
-    try {
+    await behindProxy('late', async (store, proxy) => {
       expect(await store.insertIfAbsent(1n, { name: 'before' })).toEqual({ status: 'inserted' });
       proxy.hold();
       const began = Date.now();
@@ -173,17 +183,11 @@ describe('deadlines, held locks and late connections', () => {
       // The one connection sends the late batch first, then this one.
       expect(await store.insertIfAbsent(3n, { name: 'after' })).toEqual({ status: 'inserted' });
       expect(await store.get(2n)).toBeUndefined();
-    } finally {
-      await store.close();
-      await proxy.close();
-    }
+    });
   });
 
   it('a create and a read whose connection opens within the last 110 ms before their deadline are answered then, as late, not left waiting or read as absent', async () => {
-    const proxy = await startProxy(database().port);
-    const url = database().url.replace(`:${database().port}/`, `:${proxy.port}/`);
-    const store = await createPostgresStore({ url, table: 'margin', maxConnections: 1, statementTimeoutMs: 500 });
-    try {
+    await behindProxy('margin', async (store, proxy) => {
       expect(await store.insertIfAbsent(1n, { name: 'stored' })).toEqual({ status: 'inserted' });
       proxy.hold();
       const insert = store.insertIfAbsent(2n, { name: 'late' });
@@ -196,10 +200,7 @@ describe('deadlines, held locks and late connections', () => {
       for (const each of [inserted, readBack]) expect(String((each as PromiseRejectedResult).reason)).toMatch(/within 500 ms/);
       expect(await store.get(2n)).toBeUndefined();
       expect(await store.get(1n)).toEqual({ name: 'stored' });
-    } finally {
-      await store.close();
-      await proxy.close();
-    }
+    });
   });
 
   it('a plant too long to write into a statement fails alone, no rejection unhandled, and the store goes on', async () => {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
 import { endAfterBody } from './end-after-body.ts';
-import { asksToUpgrade, isServerClosing, NodePlantRequest, rawHeader } from './node-plant-request.ts';
+import { asksToUpgrade, isServerClosing, NodePlantRequest, owedContinue, rawHeader } from './node-plant-request.ts';
 
 /** Options of {@link createNodeHandler}: the core's handler options, handed to it unchanged, and `mountPath`. */
 export type NodeHandlerOptions = PlantHandlerOptions & {
@@ -151,12 +151,6 @@ function headerList(headers: Readonly<Record<string, string>>, contentLength: st
   list[i++] = 'content-length';
   list[i] = contentLength;
   return list;
-}
-
-/** Whether `res` answers an HTTP/1.1 request that expects `100 Continue` and was not sent one. */
-function owedContinue(res: ServerResponse): boolean {
-  const flags = res as ServerResponse & { _expect_continue?: boolean; _sent100?: boolean };
-  return flags._expect_continue === true && flags._sent100 !== true;
 }
 
 /** Whether `req` came to Deno's node:https (or another TLS server on Deno). */

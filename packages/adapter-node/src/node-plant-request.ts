@@ -181,6 +181,12 @@ function sendContinue(req: IncomingMessage, res: ServerResponse): void {
   res.writeContinue();
 }
 
+/** Whether `res` answers an HTTP/1.1 request that expects `100 Continue` and was not sent one (Node's own flags). */
+export function owedContinue(res: ServerResponse): boolean {
+  const flags = res as ServerResponse & ContinueFlags;
+  return flags._expect_continue === true && flags._sent100 !== true;
+}
+
 function readBuffered(req: IncomingMessage, maxBytes: number): BodyResult {
   if (req.readableLength > maxBytes) {
     req.resume();

@@ -115,11 +115,13 @@ export function createVerifiedTokenCache<Verdict>(options: VerifiedTokenCacheOpt
   // so that it never holds on to the tables the Map has since outgrown.
   let line: Iterator<[string, Entry<Verdict>]> | undefined;
 
-  const forget = (token: string) => {
-    const entry = entries.get(token);
-    if (entry === undefined) return;
+  const drop = (token: string, entry: Entry<Verdict>) => {
     entries.delete(token);
     bytes -= costOf(token, entry.kid);
+  };
+  const forget = (token: string) => {
+    const entry = entries.get(token);
+    if (entry !== undefined) drop(token, entry);
   };
   const evictOldest = () => {
     for (;;) {
@@ -130,11 +132,7 @@ export function createVerifiedTokenCache<Verdict>(options: VerifiedTokenCacheOpt
         if (next.done === true) return;
       }
       const [token, entry] = next.value;
-      if (!entry.used) {
-        entries.delete(token);
-        bytes -= costOf(token, entry.kid);
-        return;
-      }
+      if (!entry.used) return drop(token, entry);
       // Spared: to the back of the line, where the walk meets it again after every older token.
       entry.used = false;
       entries.delete(token);

@@ -105,6 +105,11 @@ const RECONNECT_CODES = new Set([
   '57P03',
 ]);
 
+/** Whether a statement's results are those of `timed`'s no-op (`SELECT 1 AS too_late`): it went out too late. */
+function sentTooLate(results: readonly unknown[]): boolean {
+  return !Array.isArray(results[0]);
+}
+
 /**
  * The storage interface on PostgreSQL, for several stateless instances over one
  * database. One table keyed by `BIGINT` (exact int64, never text or a double);
@@ -348,9 +353,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         try {
           // A retry after a broken connection goes out on its replacement.
           const results = (await on(slot, (sql) => sql.unsafe(statement))) as unknown as postgres.RowList<Row[]>[];
-          // Sent too late, as one SELECT: nothing was stored, and the creates not yet answered hear so now,
-          // not at a deadline whose timer the finally below clears.
-          if (!Array.isArray(results[0])) {
+          // Nothing was stored, and the creates not yet answered hear so now, not at a deadline whose timer the
+          // finally below clears.
+          if (sentTooLate(results)) {
             for (const pending of batch) settle(pending, () => pending.reject(deadlineError()));
             return;
           }
@@ -409,8 +414,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         on(reader, (sql) => sql.unsafe(timed(deadline, () => `SELECT id::text AS id, name, tag FROM ${name} WHERE id = ${id}`))),
         deadline,
       )) as unknown as postgres.RowList<Row[]>[];
-      // Sent too late, as one SELECT: no answer about the plant, which is not an answer that it is absent.
-      if (!Array.isArray(results[0])) throw deadlineError();
+      // No answer about the plant, which is not an answer that it is absent.
+      if (sentTooLate(results)) throw deadlineError();
       const row = Array.isArray(results[1]) ? results[1][0] : undefined;
       return row === undefined ? undefined : read(row);
     },

@@ -299,6 +299,8 @@ function gatherBody(req: IncomingMessage, maxBodyBytes: number, then: (body: Buf
  * written percent-encoded, as a WHATWG URL parser (Bun's) writes it, which no route's match depends on.
  */
 const REFUSED_BY_WORKERD = /[<>"`]/;
+const REFUSED_IN_PATH = /[<>"`]/g;
+const REFUSED_IN_QUERY = /[<>"]/g;
 
 /** The target as workerd takes it: origin-form, with the characters it refuses percent-encoded. */
 export function originForm(target: string): string {
@@ -320,7 +322,7 @@ function encodeRefused(target: string): string {
   const path = query < 0 ? target : target.slice(0, query);
   const rest = query < 0 ? '' : target.slice(query);
   const encode = (character: string) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`;
-  return path.replace(/[<>"`]/g, encode) + rest.replace(/[<>"]/g, encode);
+  return path.replace(REFUSED_IN_PATH, encode) + rest.replace(REFUSED_IN_QUERY, encode);
 }
 
 /** An answer of the front's own, with the request's id, closing the connection (over HTTP/2, only the stream ends). */

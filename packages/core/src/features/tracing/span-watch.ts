@@ -4,6 +4,7 @@ import type { Result } from '../../domain/failure.ts';
 import type { PlantRequest, PlantResponse } from '../../exchange/http-types.ts';
 import { methodLabel } from '../../exchange/method-label.ts';
 import type { Route, Watch } from '../../exchange/plant-exchange.ts';
+import { routePath } from '../../exchange/route-path.ts';
 import { isTracestate, parseTraceparent } from './parse-traceparent.ts';
 import type { PlantSpan, PlantTracer, RemoteParent } from './plant-tracer.ts';
 
@@ -85,7 +86,8 @@ function startServerSpan(
   const attributes: Record<string, string | number> = {
     'http.request.method': method,
     // Without the query, which may hold secrets; the token is never an attribute.
-    'url.path': urlPath(request.url),
+    // The path the request is routed by: no query or fragment, no scheme or host of an absolute-form target.
+    'url.path': routePath(request.url),
   };
   if (method === '_OTHER') attributes['http.request.method_original'] = request.method;
   if (template !== undefined) attributes['http.route'] = template;
@@ -100,30 +102,6 @@ function startServerSpan(
     // A failing tracer must not cost the request its answer.
     return undefined;
   }
-}
-
-/**
- * The path of a request target, as OpenTelemetry's `url.path` holds it: without the query or a fragment, and
- * without the scheme and authority of an absolute-form target (`http://host/plants` is `/plants`).
- */
-function urlPath(target: string): string {
-  let start = 0;
-  if (target.charCodeAt(0) !== 47) {
-    const scheme = target.indexOf('://');
-    if (scheme >= 0) {
-      // The authority ends at the first `/`, `?` or `#`: a `/` in the query is not the path's.
-      let at = scheme + 3;
-      while (at < target.length && !'/?#'.includes(target[at]!)) at++;
-      if (at === target.length || target[at] !== '/') return '/';
-      start = at;
-    }
-  }
-  let end = target.length;
-  for (let at = start; at < end; at++) {
-    const code = target.charCodeAt(at);
-    if (code === 63 || code === 35) end = at;
-  }
-  return target.slice(start, end) || '/';
 }
 
 /** The caller's span, when the request's `traceparent` is valid; its `tracestate` goes with it only when that is valid too. */
