@@ -285,7 +285,8 @@ async function withBare<T>(name: 'Bun' | 'Deno', env: Record<string, string>, us
 }
 
 describe('runtime quirks the server works around are still there (packages/server/src/*/QUIRKS.md)', () => {
-  describe('Bun', () => {
+  // Each canary waits on its runtime's timers, on its own connections or its own process: they wait side by side.
+  describe.concurrent('Bun', () => {
     let server: SpawnedServer;
     let version: string;
     beforeAll(async () => {
@@ -381,7 +382,7 @@ describe('runtime quirks the server works around are still there (packages/serve
     );
   });
 
-  describe('Deno', () => {
+  describe.concurrent('Deno', () => {
     let server: SpawnedServer;
     let version: string;
     beforeAll(async () => {
@@ -515,6 +516,8 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
   });
 
+  // One after another: a workerd canary finds its own workerd among this process's children as the one that was not
+  // there before it started one.
   describe('workerd', () => {
     let bare: BareWorkerd | undefined;
     let version: string;
