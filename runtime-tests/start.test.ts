@@ -148,7 +148,7 @@ describe('npm start, on a checkout with nothing installed', () => {
     // Each installed package has a directory under node_modules/.pnpm named after it (`@scope+name@version…`).
     const installed = readdirSync(join(checkout, 'node_modules/.pnpm')).map((entry) => entry.replace(/^(@?[^@]+)@.*$/, '$1').replace('+', '/'));
     expect(installed).toEqual(expect.arrayContaining(['esbuild', 'valibot', 'postgres', 'swagger-ui-dist']));
-    for (const tool of ['typescript', 'vitest', 'vite', 'prettier', 'tsup', 'publint', '@arethetypeswrong/cli', 'fast-check', 'express']) {
+    for (const tool of ['typescript', 'vitest', 'vite', 'prettier', 'tsup', 'publint', '@arethetypeswrong/core', 'fast-check', 'express']) {
       expect(installed, tool).not.toContain(tool);
     }
   });
