@@ -1,12 +1,13 @@
 import { describeStoreContract } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabase } from './support/start-postgres.mjs';
+import { freePort, startPostgres, type TestDatabase } from './support/start-postgres.mjs';
 import { createPostgresStore, type PostgresStore } from '@plant-store/store-postgres';
 
 let database: TestDatabase;
 let tables = 0;
 beforeAll(async () => {
-  database = await startPostgres();
+  // On IPv6 loopback too, for the test of IPv6 hosts.
+  database = await startPostgres({ settings: { listen_addresses: '127.0.0.1,::1' } });
 }, 120_000);
 afterAll(() => database.destroy());
 
@@ -43,6 +44,21 @@ describe('createPostgresStore', () => {
     expect(await stores[0]!.insertIfAbsent(1n, { name: 'one' })).toEqual({ status: 'inserted' });
     expect(await stores[3]!.get(1n)).toEqual({ name: 'one' });
     await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('connects to an IPv6 address in brackets, alone and after a host that refuses (packages/store-postgres/QUIRKS.md, postgres-ipv6-host-split)', async () => {
+    const refusing = await freePort();
+    const v6 = `[::1]:${database.port}`;
+    for (const hosts of [v6, `[::1]:${refusing},${v6}`]) {
+      const store = await createPostgresStore({ url: database.url.replace(`127.0.0.1:${database.port}`, hosts), table: 'ipv6_hosts' });
+      try {
+        const id = BigInt(hosts.length);
+        expect(await store.insertIfAbsent(id, { name: hosts })).toEqual({ status: 'inserted' });
+        expect(await store.get(id)).toEqual({ name: hosts });
+      } finally {
+        await store.close();
+      }
+    }
   });
 
   it('refuses a table name that is not a plain identifier', async () => {

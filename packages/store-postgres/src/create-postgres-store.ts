@@ -2,6 +2,7 @@
 import type { InsertResult, Plant, PlantStore } from '@plant-store/core';
 import postgres from 'postgres';
 import { atSend } from './at-send.ts';
+import { bracketedHosts } from './bracketed-hosts.ts';
 import { sqlLiteral } from './sql-literal.ts';
 
 /** Options of {@link createPostgresStore}. */
@@ -9,7 +10,8 @@ export interface PostgresStoreOptions {
   /**
    * A connection URL, e.g. `postgres://user:password@127.0.0.1:5432/plants`.
    * Several hosts (`@db1:5432,db2:5432/plants`) are tried in turn; add
-   * `target_session_attrs=primary` so that only a primary is used.
+   * `target_session_attrs=primary` so that only a primary is used. An IPv6
+   * address goes in brackets, with or without its port (`@[2001:db8::7]:5432`).
    */
   readonly url: string;
   /** Most connections in the pool, and most statements in flight. Default 10. */
@@ -150,6 +152,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   /** A pool of one connection, in place of one that broke (or to another URL: the version probe's). */
   const open = (url = options.url) =>
     postgres(url, {
+      // An IPv6 host as libpq reads it, which postgres.js 3.4.9 cannot (QUIRKS.md, postgres-ipv6-host-split).
+      // Its code and its BaseOptions type take arrays here; its Options type narrows them to one value.
+      ...(bracketedHosts(url, Number(environment('PGPORT')) || 5432) as unknown as Pick<postgres.Options<{}>, 'host' | 'port'> | undefined),
       max: 1,
       connect_timeout: connectTimeoutMs / 1000,
       idle_timeout: 60,
@@ -446,7 +451,7 @@ function withoutTargetSessionAttrs(url: string): { readonly url: string; readonl
   const params = new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
   const given = params.get('target_session_attrs');
   // From the environment it also applies to the probe's own connection, which postgres.js gives no way to exempt.
-  const attrs = given || (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['PGTARGETSESSIONATTRS'];
+  const attrs = given || environment('PGTARGETSESSIONATTRS');
   if (!attrs) return undefined;
   params.delete('target_session_attrs');
   const rest = params.toString();
@@ -468,4 +473,9 @@ function refusalBefore14(attrs: string, version: number): Error | undefined {
   return new Error(
     `target_session_attrs=${attrs} needs PostgreSQL 14 or later, and this is PostgreSQL ${Math.floor(version / 10000)}: there postgres.js checks each new connection with a query whose failure it leaves unhandled; list the primary alone, without target_session_attrs`,
   );
+}
+
+/** An environment variable where the runtime has `process` (Node, Bun, Deno), as postgres.js reads them. */
+function environment(name: string): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
 }
