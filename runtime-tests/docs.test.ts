@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorTable } from '@plant-store/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NODE_LINES, runtime } from './runtimes.ts';
+import { NODE_LINES, runToExit, runtime, type Exited } from './runtimes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const temporary = mkdtempSync(join(tmpdir(), 'plant-store-docs-'));
@@ -94,26 +94,8 @@ function anchors(file: string): Set<string> {
 }
 
 /** Runs a command; resolves with its exit code and output. */
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 10_000,
-  cwd = root,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', fail);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000, cwd = root): Promise<Exited> {
+  return runToExit(command, args, { cwd, env, killAfterMs: timeoutMs });
 }
 
 /** An environment without the variables a test must control. */

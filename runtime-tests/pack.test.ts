@@ -6,14 +6,13 @@
 // installing from the tarballs, run as written from their snippet files with npm,
 // pnpm, Bun and Deno, each in a fresh project beside the tarballs, and a create
 // through what each installed. Needs the packages built first.
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtime, spawnListening } from './runtimes.ts';
+import { runToExit, runtime, spawnListening } from './runtimes.ts';
 import { cleanEnv, installTarballs, packPublishable, PUBLISHABLE, requireBuilt } from './support/publishable.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,22 +33,12 @@ afterAll(async () => {
 });
 
 /** Runs a command to its end within `timeoutMs`; rejects with its output if it fails. */
-function run(command: string, args: readonly string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else
-        reject(new Error(`${command} ${args.join(' ')} ${signal === 'SIGKILL' ? `took over ${timeoutMs} ms` : `exited with ${code}`}:\n${stdout}\n${stderr}`));
-    });
-  });
+async function run(command: string, args: readonly string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
+  const { code, stdout, stderr, ms } = await runToExit(command, args, { cwd, env, killAfterMs: timeoutMs });
+  if (code === 0) return stdout;
+  throw new Error(
+    `${command} ${args.join(' ')} ${code === null && ms >= timeoutMs ? `took over ${timeoutMs} ms` : `exited with ${code}`}:\n${stdout}\n${stderr}`,
+  );
 }
 
 async function timed<T>(key: keyof typeof seconds, action: () => Promise<T>): Promise<T> {

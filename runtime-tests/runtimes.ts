@@ -272,7 +272,7 @@ export interface Exited {
  * resolves once it has exited (killed after `killAfterMs`, 30 s by default)
  * and its output is closed. It runs in its own process group, ended when it
  * exits, so that processes it starts (workerd under miniflare, workers) never
- * outlive it.
+ * outlive it. Rejects when the binary cannot be started.
  */
 export function runToExit(
   binary: string,
@@ -302,7 +302,14 @@ export function runToExit(
     }),
   );
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  return Promise.all([exited, closed]).then(([{ code, ms }]) => ({ code, stdout, stderr, ms }));
+  // A binary that cannot be started (ENOENT, EACCES) rejects, rather than leave an 'error' event unheard.
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    }),
+  );
+  return Promise.race([failed, Promise.all([exited, closed]).then(([{ code, ms }]) => ({ code, stdout, stderr, ms }))]);
 }
 
 /**
