@@ -56,7 +56,7 @@ export class NodePlantRequest implements PlantRequest {
     if (req.destroyed || req.readableEnded) return ABORTED;
     // During the 'request' event Node has parsed only the head, even when the
     // body came in the same packet: it is parsed once this event returns.
-    return readStreaming(req, maxBytes);
+    return readStreaming(req, maxBytes, this.#res);
   }
 }
 
@@ -122,7 +122,7 @@ function titleCase(name: string): string | undefined {
  * hand-written `data`/`end` server would go on, not a microtask turn later
  * as a promise would.
  */
-function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
+function readStreaming(req: IncomingMessage, maxBytes: number, res: ServerResponse | undefined): BodyReading {
   const reading = new PendingBody();
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
@@ -144,7 +144,12 @@ function readStreaming(req: IncomingMessage, maxBytes: number): BodyReading {
   // The listeners stay once the body is in: the request is done with, and
   // its 'close' settles nothing.
   req.on('data', onData);
-  req.on('end', () => reading.settle({ ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
+  // A body whose request the host has answered already (the server's 408 at its request timeout) is not the
+  // client's whole body, though its stream may still end (node:http2 ends a stream's request side once the answer
+  // closes the stream): nothing is done with it.
+  req.on('end', () =>
+    reading.settle(res?.writableEnded === true ? ABORTED : { ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }),
+  );
   // Node's, Deno's and Bun's node:http emit 'error' on an aborted request only to a listener, which costs
   // Node 24 about 700 instructions a create to have; 'close' always comes. node:http2's compatibility
   // request emits it listened to or not when a host destroys it with an error, so it is listened to there.

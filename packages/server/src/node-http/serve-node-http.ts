@@ -15,6 +15,7 @@ import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
 import { recordedRequestId, recordedTraceId, recordRequestId } from './_request-ids.ts';
 import { PacedResponse } from './paced-response.ts';
 import { createHttp2Server } from './_http2-server.ts';
+import { http2HeadTooLarge } from './_http2-head-too-large.ts';
 
 /** The server's own options, as `serve()` and {@link serveNodeHttp} take them. */
 export interface ServerOptions {
@@ -129,7 +130,10 @@ export async function serveNodeHttp(
     if (pipelinedTooDeep(req.socket, res, connections)) return;
     if (log !== false) {
       const started = performance.now();
-      res.once('finish', () =>
+      res.once('finish', () => {
+        // node:http2's compatibility response says 'finish' when its stream closes, answered or not: a request
+        // never answered (its client gone first) has no line, as over HTTP/1.1.
+        if (!res.headersSent) return;
         log({
           method: req.method ?? '',
           url: req.url ?? '',
@@ -139,8 +143,13 @@ export async function serveNodeHttp(
           requestId: requestIds ? recordedRequestId(res) : undefined,
           // The span's trace when the handler traced it (a new one without a valid traceparent), else the header's.
           traceId: traced ? (recordedTraceId(res) ?? traceIdOf(req)) : undefined,
-        }),
-      );
+        });
+      });
+    }
+    // A head node:http would refuse over HTTP/1.1 gets the same 431 over HTTP/2, where node:http2 takes more.
+    if (req.httpVersionMajor === 2 && http2HeadTooLarge(req.rawHeaders)) {
+      answerProtocolError(req, res, 'headers-too-large', requestIds);
+      return;
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is not a valid request.
     // Node would answer it with a bare 400; this one carries the Error body.
