@@ -119,7 +119,9 @@ export function createFetchHandlerWithIds(
     const discarding = plantRequest.discarding;
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     const bytes = response.bytes;
-    const body = bytes === undefined ? response.body : own ? bytes : sharedBody(bytes);
+    // An empty answer (a preflight) is given no body at all: a Response made with a string body gets
+    // `Content-Type: text/plain;charset=UTF-8` (Fetch's "extract a body"), which workerd sends and no other runtime does.
+    const body = bytes === undefined ? (response.body === '' ? null : response.body) : own ? bytes : sharedBody(bytes);
     return new Answer(body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };
   return function plantStoreFetchHandler(request, context) {
