@@ -120,7 +120,8 @@ export function createFetchHandlerWithIds(
     if (discarding !== undefined && typeof context?.waitUntil === 'function') context.waitUntil(discarding);
     const bytes = response.bytes;
     // An empty answer (a preflight) is given no body at all: a Response made with a string body gets
-    // `Content-Type: text/plain;charset=UTF-8` (Fetch's "extract a body"), which workerd sends and no other runtime does.
+    // `Content-Type: text/plain;charset=UTF-8` (Fetch's "extract a body"), which Deno.serve, workerd and Node's Fetch
+    // bridges send (Bun drops it), where the Node handler sends none.
     const body = bytes === undefined ? (response.body === '' ? null : response.body) : own ? bytes : sharedBody(bytes);
     return new Answer(body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };

@@ -5,16 +5,34 @@ import { bracketedHosts } from './bracketed-hosts.ts';
 
 describe('bracketedHosts', () => {
   it('reads each bracketed address without its brackets, with its own port or the default', () => {
-    expect(bracketedHosts('postgres://app:pw@[::1]:6432/plants', 5432)).toEqual({ host: ['::1'], port: [6432] });
-    expect(bracketedHosts('postgresql://[2001:db8::7]/plants?sslmode=require', 5432)).toEqual({ host: ['2001:db8::7'], port: [5432] });
+    expect(bracketedHosts('postgres://app:pw@[::1]:6432/plants', 5432)).toEqual({ host: ['::1'], port: [6432], url: 'postgres://app:pw@localhost/plants' });
+    expect(bracketedHosts('postgresql://[2001:db8::7]/plants?sslmode=require', 5432)).toEqual({
+      host: ['2001:db8::7'],
+      port: [5432],
+      url: 'postgresql://localhost/plants?sslmode=require',
+    });
     expect(bracketedHosts('postgres://app:pw@[2001:db8::7]:5433,db2:5434,[::1],db3/plants', 5432)).toEqual({
       host: ['2001:db8::7', 'db2', '::1', 'db3'],
       port: [5433, 5434, 5432, 5432],
+      url: 'postgres://app:pw@localhost/plants',
     });
   });
 
-  it('takes the hosts after the last @ of the authority, and the authority up to the first / or ?', () => {
-    expect(bracketedHosts('postgres://app:p@ss@[::1]:6432?target_session_attrs=primary', 5432)).toEqual({ host: ['::1'], port: [6432] });
+  it('decodes a zone, and hands postgres.js a URL whose hosts are one plain name', () => {
+    expect(bracketedHosts('postgres://app:pw@[fe80::1%25eth0]:5432/plants', 5432)).toEqual({
+      host: ['fe80::1%eth0'],
+      port: [5432],
+      url: 'postgres://app:pw@localhost/plants',
+    });
+  });
+
+  it('takes the hosts after the last @ of the authority, and the authority up to the first /, ? or #', () => {
+    expect(bracketedHosts('postgres://app:p@ss@[::1]:6432?target_session_attrs=primary', 5432)).toEqual({
+      host: ['::1'],
+      port: [6432],
+      url: 'postgres://app:p@ss@localhost?target_session_attrs=primary',
+    });
+    expect(bracketedHosts('postgres://app:pw@[::1]:6432#plants', 5432)).toEqual({ host: ['::1'], port: [6432], url: 'postgres://app:pw@localhost#plants' });
     expect(bracketedHosts('postgres://app:pw@db:5432/[::1]', 5432)).toBeUndefined();
   });
 
@@ -29,13 +47,15 @@ describe('bracketedHosts', () => {
     }
   });
 
-  it('refuses an unclosed bracket or a port that is no port, naming the host but not the password', () => {
+  it('refuses an empty host, an unclosed bracket, a port that is no port or broken percent-encoding, naming the host but not the password', () => {
     for (const [url, message] of [
+      ['postgres://app:secret@[::1]:5432,/plants', /empty host/],
       ['postgres://app:secret@[::1:5432/plants', /\[::1:5432.*no closing \]/],
       ['postgres://app:secret@[::1]5432/plants', /not \[address\] or \[address\]:port/],
       ['postgres://app:secret@[::1]:0/plants', /from 1 to 65535/],
       ['postgres://app:secret@[::1]:65536/plants', /from 1 to 65535/],
       ['postgres://app:secret@[::1]:54x/plants', /from 1 to 65535/],
+      ['postgres://app:secret@[fe80::1%eth0]/plants', /not valid percent-encoding/],
     ] as const) {
       expect(() => bracketedHosts(url, 5432), url).toThrow(message);
       expect(() => bracketedHosts(url, 5432), url).not.toThrow(/secret/);

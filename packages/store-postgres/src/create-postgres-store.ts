@@ -150,11 +150,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const maxConnections = options.maxConnections ?? 10;
   /** A pool of one connection, in place of one that broke (or to another URL: the version probe's). */
-  const open = (url = options.url) =>
-    postgres(url, {
-      // An IPv6 host as libpq reads it, which postgres.js 3.4.9 cannot (QUIRKS.md, postgres-ipv6-host-split).
-      // Its code and its BaseOptions type take arrays here; its Options type narrows them to one value.
-      ...(bracketedHosts(url, Number(environment('PGPORT')) || 5432) as unknown as Pick<postgres.Options<{}>, 'host' | 'port'> | undefined),
+  const open = (url = options.url) => {
+    // An IPv6 host as libpq reads it, which postgres.js 3.4.9 cannot (QUIRKS.md, postgres-ipv6-host-split): the hosts
+    // go as its options, and it reads the rest of a URL whose hosts are one plain name.
+    const hosts = bracketedHosts(url, Number(environment('PGPORT')) || 5432);
+    // Its code and its BaseOptions type take arrays here; its Options type narrows them to one value.
+    const hostOptions = hosts === undefined ? {} : ({ host: hosts.host, port: hosts.port } as unknown as Pick<postgres.Options<{}>, 'host' | 'port'>);
+    return postgres(hosts?.url ?? url, {
+      ...hostOptions,
       max: 1,
       connect_timeout: connectTimeoutMs / 1000,
       idle_timeout: 60,
@@ -166,6 +169,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       fetch_types: false,
       connection: { application_name: 'plant-store' },
     });
+  };
   /**
    * The store's connections, each a postgres.js pool of one, used by one
    * batch at a time. One that failed below the SQL level (closed, reset,

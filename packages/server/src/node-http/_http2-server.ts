@@ -14,8 +14,8 @@ const MAX_CONCURRENT_STREAMS = 100;
 // server +113 to +164 MiB, this one +18 to +45. A client that cancels now and then never comes near it.
 const RESET_BURST = 100;
 
-// Header fields a stream may carry before node:http2 resets it: more than node:http's 1,000, so that the handler sees
-// and answers such a request.
+// Header entries (pseudo-headers included) a stream may carry before node:http2 resets it: more than node:http's 1,000
+// fields, so that the handler sees and answers such a request.
 const MOST_HEADER_LIST_PAIRS = 2048;
 const RESETS_PER_SECOND = 10;
 
@@ -94,8 +94,8 @@ export function createHttp2Server(
     allowHTTP1: true,
     handshakeTimeout: handshakeTimeoutMs,
     settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
-    // node:http2 resets a stream of more than 128 header fields (ENHANCE_YOUR_CALM) with no answer; node:http takes
-    // 1,000. The handler refuses what node:http refuses, with its 431 (_http2-head-too-large.ts); what a connection's
+    // node:http2 resets a stream of more than 128 header entries, its pseudo-headers among them (124 fields of a
+    // request), with no answer (ENHANCE_YOUR_CALM); node:http takes 1,000 fields. The handler refuses what node:http refuses, with its 431 (_http2-head-too-large.ts); what a connection's
     // streams hold meanwhile is bounded by the session's memory (maxSessionMemory, 10 MB).
     maxHeaderListPairs: MOST_HEADER_LIST_PAIRS,
     // Node 24 and 26 read node:http's options for HTTP/1.1 from here (`http1Options`, not in @types/node 22),
