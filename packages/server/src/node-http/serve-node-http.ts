@@ -9,6 +9,7 @@ import { rawHeader } from '@plant-store/adapter-node/internal';
 import { parseTraceparent, PROTOCOL_ERRORS, requestIdOf, type PlantResponse, type ProtocolErrorKind } from '@plant-store/core';
 import { batchLines } from '../common/access-log.ts';
 import { formatAccessLog, type AccessLogEntry } from '../common/format-access-log.ts';
+import { writeStdout } from '../common/_write-stdout.ts';
 import type { LogFormat } from '../common/log-format.ts';
 import { DEFAULT_WRITE_TIMEOUT_MS } from '../common/read-standalone-config.ts';
 import { SHUTDOWN_TIMINGS } from '../common/shutdown-timings.ts';
@@ -581,4 +582,4 @@ function traceIdOf(req: IncomingMessage): string | undefined {
   return parseTraceparent(rawHeader(req, 'traceparent'))?.traceId;
 }
 
-const stdoutLog = batchLines((text) => process.stdout.write(`${text}\n`));
+const stdoutLog = batchLines((text) => writeStdout(`${text}\n`));
