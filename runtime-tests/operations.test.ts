@@ -334,6 +334,30 @@ describe.each([
     }
   });
 
+  it('replaces both workers killed at once on the port the first got from PORT=0, and keeps serving every plant', async () => {
+    const server = await spawnServer(target, 'working', { PLANT_STORE_WORKERS: '2' });
+    try {
+      const port = Number(new URL(server.baseUrl).port);
+      const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+      const victims = (await listeningWorkers(server, port, 2)).map((worker) => worker.pid);
+      expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":83,"name":"before"}' })).status).toBe(200);
+      // On Node the socket the workers share closes with the last of them: the next must take the same port again.
+      for (const victim of victims) process.kill(victim, 'SIGKILL');
+      for (const victim of victims) {
+        await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));
+      }
+      expect((await listeningWorkers(server, port, 2)).map((worker) => worker.pid)).not.toContain(victims[0]);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body: '{"id":83,"name":"before"}' })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('replaces a worker that is killed, on the same port, and keeps serving every plant', async () => {
     const server = await spawnServer(target, 'working', { PLANT_STORE_WORKERS: '2' });
     try {

@@ -74,7 +74,13 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
   /** Replacements in a row that ended before listening, for the backoff. */
   let failedStarts = 0;
 
+  /** The port the first worker got when `PORT` was 0. */
+  let pickedPort: string | undefined;
+
   const start = (): void => {
+    // node:cluster keys the socket its workers share by the port they ask for, and closes it with the last of them:
+    // once none is left, the next asks for the port the first got (free again), not for another from the kernel.
+    if (!options.ownSockets && pickedPort !== undefined && workers.size === 0) env['PORT'] = pickedPort;
     let listened = false;
     let worker: WorkerProcess | undefined;
     const ended = (why: string) => {
@@ -103,7 +109,8 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
         if (announced) return;
         announced = true;
         // Only a port the kernel picked needs telling (a default port, 80, has none in the URL).
-        if (options.ownSockets && config.port === 0) env['PORT'] = new URL(message.url).port;
+        if (config.port === 0) pickedPort = new URL(message.url).port;
+        if (options.ownSockets && pickedPort !== undefined) env['PORT'] = pickedPort;
         // Told to stop while the first was starting: no others.
         if (!stopping) for (let i = 1; i < config.workers; i++) start();
         const [first, ...rest] = message.records;
