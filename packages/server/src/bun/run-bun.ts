@@ -84,13 +84,8 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     }
     logUnhandledRejections(config.logFormat);
     const served = await openServed(config, Bun.env, build);
-    const { fetch } = createStandalone(
-      Bun.env,
-      batchLines((text) => console.log(text)),
-      () => served.options,
-      config,
-      pacedBody,
-    );
+    const accessLog = batchLines((text) => console.log(text));
+    const { fetch } = createStandalone(Bun.env, accessLog, () => served.options, config, pacedBody);
     // The write timeout: once an answer is handed to Bun, its connection's idle timer runs from Bun's last
     // write for that long rather than IDLE_TIMEOUT_S, for this request alone (bun/QUIRKS.md, bun-no-write-timeout).
     // Asked of the server the request came through: another one's `timeout` leaves the request alone.
@@ -173,12 +168,18 @@ export async function runBun(build?: BuildOptions): Promise<void> {
     if (supervised) process.send?.({ type: 'plant-store:listening', url, records } satisfies ListeningMessage);
     else writeLogRecords(records, config);
     const stop = draining.stopper(
-      () => {
+      (idle) => {
         // No renewal may open a server once stopping began.
         stopWatchingTls();
-        return Promise.all([server.stop(), ...stopping]).then(() => served.close());
+        // Past the drain's timeout, what is still in flight (a slow upload) is cut, as on Node: Bun's own stop
+        // would wait for it, up to the 30 s request deadline.
+        return Promise.all([server.stop(!idle), ...stopping]).then(() => served.close());
       },
-      () => process.exit(0),
+      () => {
+        // The lines of the last answers are gathered for the next turn, which exit would not give them.
+        accessLog.flush();
+        process.exit(0);
+      },
     );
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

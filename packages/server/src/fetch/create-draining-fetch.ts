@@ -9,14 +9,15 @@ export interface DrainingFetch {
    * From now on hands new requests to the core as draining (503, code 1501)
    * and closes their connections,
    * and resolves once `graceMs` have passed and the requests in flight are
-   * done, or after `timeoutMs` whatever is in flight.
+   * done (with `true`), or after `timeoutMs` whatever is in flight (with `false`).
    */
-  drain(graceMs: number, timeoutMs: number): Promise<void>;
+  drain(graceMs: number, timeoutMs: number): Promise<boolean>;
   /**
    * A signal listener for a graceful stop, which acts once: drain (with the
-   * grace and limit of {@link SHUTDOWN_TIMINGS}), then `close` the server, then `exit`.
+   * grace and limit of {@link SHUTDOWN_TIMINGS}), then `close` the server,
+   * told whether nothing was left in flight, then `exit`.
    */
-  stopper(close: () => Promise<unknown>, exit: () => void): () => void;
+  stopper(close: (idle: boolean) => Promise<unknown>, exit: () => void): () => void;
 }
 
 /** Options of {@link createDrainingFetch}. */
@@ -75,8 +76,8 @@ export function createDrainingFetch(handler: FetchHandler, options: DrainingFetc
           onIdle = resolve;
           if (inFlight === 0) resolve();
         });
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
-      return Promise.race([Promise.all([grace, idle]).then(() => {}), deadline]);
+      const deadline = new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false));
+      return Promise.race([Promise.all([grace, idle]).then(() => true), deadline]);
     },
     stopper(close, exit) {
       let stopping = false;
