@@ -13,7 +13,7 @@ import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, runToExit, spawnListening, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
-import { childPids, commandOf, processRssMiB } from './support/process-memory.ts';
+import { childPids, commandOf, isRunning, processRssMiB } from './support/process-memory.ts';
 import { rapidReset } from './support/rapid-reset.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
@@ -681,13 +681,4 @@ async function startBareWorkerd(): Promise<BareWorkerd> {
 /** The pids of this process's `workerd` children (miniflare starts one per instance), from /proc. */
 function workerdChildPids(): number[] {
   return childPids(process.pid).filter((pid) => commandOf(pid).startsWith('workerd'));
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import { CONFORMANCE_TOKEN, send, startKeepAliveLoad } from '@plant-store/testing';
 import { describe, expect, it } from 'vitest';
 import { runtime, RUNTIMES, spawnServer } from './runtimes.ts';
+import { commandOf, isRunning, processTree } from './support/process-memory.ts';
 
 // Every standalone server drains; on workerd, its node:http front does.
 describe('graceful shutdown on SIGTERM', () => {
@@ -98,5 +99,19 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(logged).toBe(ok);
     for (const response of refused) expect(response.connection).toBe('close');
     for (const error of errors) expect(error).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
+  });
+
+  it.concurrent.each([
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGUSR2', 140],
+  ] as const)('the workerd front ended by %s (no TLS) stops workerd with it, exit %i', async (signal, code) => {
+    const server = await spawnServer(runtime('workerd'), 'working');
+    const workerd = processTree(server.child.pid!).filter((pid) => commandOf(pid).startsWith('workerd'));
+    expect(workerd).toHaveLength(1);
+    server.child.kill(signal);
+    expect(await server.exited).toBe(code);
+    // miniflare's exit hook ends workerd as the front exits: it is gone, not left running on its D1 directory.
+    await expect.poll(() => isRunning(workerd[0]!), { timeout: 5_000 }).toBe(false);
   });
 });

@@ -110,3 +110,13 @@ export function newestProcess(pids: readonly number[]): number {
     return is > was || (is === was && after(newest, pid)) ? pid : newest;
   });
 }
+
+/** Whether process `pid` is still there (signal 0 checks without sending anything). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -172,6 +172,12 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       });
     });
   }
+  // The signals whose default is to end the process at once, exit hooks unrun, which would leave workerd running
+  // without its front: the process ends as a shell reports such a signal (128 + its number), and miniflare's exit
+  // hook stops workerd. (SIGHUP rereads the TLS pair when there is one.)
+  for (const [signal, number] of [...(tls === undefined ? [['SIGHUP', 1] as const] : []), ['SIGQUIT', 3], ['SIGUSR2', 12]] as const) {
+    process.on(signal, () => process.exit(128 + number));
+  }
   keepTlsPairFresh(config, tls, running);
   writeLogRecords([...startupRecords(config, running.url, place), ...(tls?.warnings ?? [])], config);
 }
