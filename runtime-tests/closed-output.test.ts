@@ -33,4 +33,35 @@ describe.concurrent('a standalone server whose standard output is closed', () =>
     if (name !== 'Bun')
       expect(said).toEqual(['plant-store: standard output failed (EPIPE); the access log and other lines meant for it are dropped from now on']);
   });
+
+  // The test's own expect: a poll in concurrent tests needs it.
+  it.for(['Node 24', 'workerd'])(
+    '%s holds at most 1 MiB of lines for a reader that stops reading, drops the rest, and counts them once it reads again',
+    { timeout: 60_000 },
+    async (name, { expect }) => {
+      const server = await spawnServer(runtime(name), 'working', {
+        PLANT_STORE_ACCESS_LOG: 'on',
+        PLANT_STORE_DATABASE_URL: name === 'workerd' ? undefined : 'memory:',
+      });
+      try {
+        server.child.stdout!.pause();
+        // 2,000 lines of about 8 KB: 16 MB, far past what a pipe and the bound hold.
+        const path = `/${'a'.repeat(8_000)}`;
+        const statuses = new Set<number>();
+        for (let sent = 0; sent < 2_000; sent += 8) {
+          const answers = await Promise.all(Array.from({ length: 8 }, () => send(server.baseUrl, { path })));
+          for (const answer of answers) statuses.add(answer.status);
+        }
+        expect([...statuses]).toEqual([404]);
+        server.child.stdout!.resume();
+        await expect
+          .poll(() => /plant-store: (\d+) writes to standard output \(access-log lines\) were dropped while it was not read/.exec(server.output())?.[1], {
+            timeout: 10_000,
+          })
+          .toMatch(/^[1-9]\d*$/);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

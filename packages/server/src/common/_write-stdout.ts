@@ -1,7 +1,12 @@
-// Runs in the standalone servers on node:http (Node, Deno, workerd's front): standard output that its reader may close.
+// Runs in the standalone servers on node:http (Node, Deno, workerd's front): standard output that its reader may
+// close, or stop reading.
+
+/** Lines waiting for standard output's reader, past which more are dropped rather than held. */
+const MOST_PENDING_BYTES = 1024 * 1024;
 
 let failed = false;
 let watched = false;
+let dropped = 0;
 
 /**
  * Writes `text` to standard output, and nothing once standard output has
@@ -9,16 +14,19 @@ let watched = false;
  * that died). Without a listener, that failure is an 'error' event nobody
  * hears, which ends the process at its next access-log line; the server
  * serves on instead, and says once, on standard error, that its output is
- * lost.
+ * lost. While a reader that is there reads nothing, what waits for it is
+ * held up to 1 MiB; past that, text is dropped and counted, and the count is
+ * written once the reader has taken what waited.
  *
  * @example
  * const accessLog = batchLines((text) => writeStdout(`${text}\n`));
  */
 export function writeStdout(text: string): void {
   if (failed) return;
+  const stdout = process.stdout;
   if (!watched) {
     watched = true;
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (failed) return;
       failed = true;
       // Standard error may be gone too: then this line is dropped alike.
@@ -28,5 +36,15 @@ export function writeStdout(text: string): void {
       );
     });
   }
-  process.stdout.write(text);
+  if (stdout.writableLength > MOST_PENDING_BYTES) {
+    if (dropped++ === 0) {
+      stdout.once('drain', () => {
+        const count = dropped;
+        dropped = 0;
+        writeStdout(`plant-store: ${count} writes to standard output (access-log lines) were dropped while it was not read\n`);
+      });
+    }
+    return;
+  }
+  stdout.write(text);
 }
