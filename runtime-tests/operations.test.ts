@@ -242,6 +242,26 @@ async function listeningWorkers(server: SpawnedServer, port: number, count: numb
   throw new Error(`expected ${count} workers listening on ${port}, found ${JSON.stringify(found)}\n${server.output()}`);
 }
 
+/**
+ * Stores plant `id`, kills `victims` (workers of `server`), and expects each said and replaced by a worker listening
+ * on `port`, the plant replayed 200 by every one of 20 requests, and the server to drain and exit 0 on SIGTERM.
+ */
+async function expectReplacedOnPort(server: SpawnedServer, port: number, victims: readonly number[], id: number): Promise<void> {
+  const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+  const body = `{"id":${id},"name":"before"}`;
+  expect((await send(server.baseUrl, { path: '/plants', headers, body })).status).toBe(200);
+  for (const victim of victims) process.kill(victim, 'SIGKILL');
+  for (const victim of victims) {
+    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));
+  }
+  const workers = await listeningWorkers(server, port, 2);
+  expect(workers.filter((worker) => victims.includes(worker.pid))).toEqual([]);
+  const answers = await Promise.all(Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body })));
+  expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+}
+
 /** The inodes of the IPv4 sockets listening on `port` that process `pid` holds (Linux's /proc). */
 function listeningSockets(pid: number, port: number): string[] {
   const listening = new Set(
@@ -338,21 +358,13 @@ describe.each([
     const server = await spawnServer(target, 'working', { PLANT_STORE_WORKERS: '2' });
     try {
       const port = Number(new URL(server.baseUrl).port);
-      const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
-      const victims = (await listeningWorkers(server, port, 2)).map((worker) => worker.pid);
-      expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":83,"name":"before"}' })).status).toBe(200);
       // On Node the socket the workers share closes with the last of them: the next must take the same port again.
-      for (const victim of victims) process.kill(victim, 'SIGKILL');
-      for (const victim of victims) {
-        await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));
-      }
-      expect((await listeningWorkers(server, port, 2)).map((worker) => worker.pid)).not.toContain(victims[0]);
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body: '{"id":83,"name":"before"}' })),
+      await expectReplacedOnPort(
+        server,
+        port,
+        (await listeningWorkers(server, port, 2)).map((worker) => worker.pid),
+        83,
       );
-      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
     } finally {
       await server.close();
     }
@@ -362,21 +374,9 @@ describe.each([
     const server = await spawnServer(target, 'working', { PLANT_STORE_WORKERS: '2' });
     try {
       const port = Number(new URL(server.baseUrl).port);
-      const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
       // The newer worker: on Node the first holds the socket the primary shares, and killing it
       // before the second has taken that socket would close the port for a moment.
-      const victim = newestProcess((await listeningWorkers(server, port, 2)).map((worker) => worker.pid));
-      expect((await send(server.baseUrl, { path: '/plants', headers, body: '{"id":82,"name":"before"}' })).status).toBe(200);
-      process.kill(victim, 'SIGKILL');
-      await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(new RegExp(`worker ${victim} ended \\(SIGKILL\\); starting another\n`));
-      const workers = await listeningWorkers(server, port, 2);
-      expect(workers.map((worker) => worker.pid)).not.toContain(victim);
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () => send(server.baseUrl, { path: '/plants', headers, body: '{"id":82,"name":"before"}' })),
-      );
-      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      await expectReplacedOnPort(server, port, [newestProcess((await listeningWorkers(server, port, 2)).map((worker) => worker.pid))], 82);
     } finally {
       await server.close();
     }

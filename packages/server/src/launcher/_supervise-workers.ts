@@ -106,7 +106,15 @@ export async function superviseWorkers(config: StandaloneConfig, spawn: SpawnWor
       listening(message) {
         listened = true;
         failedStarts = 0;
-        if (announced) return;
+        if (announced) {
+          // A replacement that asked for port 0 just after node:cluster closed the socket with the last worker (their
+          // exits told here a turn apart) got another port from the kernel: it is ended, and the next asks for ours.
+          if (!options.ownSockets && pickedPort !== undefined && new URL(message.url).port !== pickedPort) {
+            env['PORT'] = pickedPort;
+            worker?.kill('SIGTERM');
+          }
+          return;
+        }
         announced = true;
         // Only a port the kernel picked needs telling (a default port, 80, has none in the URL).
         if (config.port === 0) pickedPort = new URL(message.url).port;
