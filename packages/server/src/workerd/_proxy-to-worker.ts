@@ -4,6 +4,7 @@ import { Agent, request, type ClientRequest, type IncomingMessage, type Outgoing
 import { asksToUpgrade, endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
 import { errorResponse, PROTOCOL_ERRORS, requestIdOf, type PlantResponse } from '@plant-store/core';
 import { recordRequestId } from '../node-http/_request-ids.ts';
+import { CLOSE_MARK, FRONT_MARK } from './_front-marks.ts';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
@@ -21,6 +22,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te'
  * drops the client's and sets {@link PEER_HEADERS} to the real peer itself.
  */
 const NOT_FROM_CLIENTS = new Set([
+  FRONT_MARK,
   'proxy-authorization',
   'forwarded',
   'x-forwarded-for',
@@ -117,6 +119,7 @@ export function proxyToWorker(
     // The address the connection really comes from (node:http gives `::ffff:`-mapped IPv4 as such; it is passed on so).
     const peer = req.socket.remoteAddress;
     if (peer !== undefined) for (const name of PEER_HEADERS) headers.push(name, peer);
+    headers.push(FRONT_MARK, '1');
     let current: ClientRequest | undefined;
     // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
     // since node:http2's compatibility response has no `destroyed` to say so.
@@ -146,7 +149,12 @@ export function proxyToWorker(
       forwarded.on('response', (answer) => {
         const out: string[] = [];
         const back = answer.rawHeaders;
-        for (let i = 0; i < back.length; i += 2) if (!HOP_BY_HOP.has(back[i]!.toLowerCase())) out.push(back[i]!, back[i + 1]!);
+        let closes = false;
+        for (let i = 0; i < back.length; i += 2) {
+          const name = back[i]!.toLowerCase();
+          if (name === CLOSE_MARK) closes = true;
+          else if (!HOP_BY_HOP.has(name)) out.push(back[i]!, back[i + 1]!);
+        }
         // The Worker's core chose the id its answer carries: the front's access log writes that one.
         const requestId = rawHeader(answer, 'x-request-id');
         if (requestId !== undefined) recordRequestId(res, requestId);
@@ -174,7 +182,7 @@ export function proxyToWorker(
           // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
           // connection: the answer says so (docs/contract.md, "Pipelining"). Nor is a client invited to send more
           // once the front is stopping: an answer still in flight closes its connection, as the Node server's does.
-          if (asksToUpgrade(req) || isServerClosing(req)) res.shouldKeepAlive = false;
+          if (closes || asksToUpgrade(req) || isServerClosing(req)) res.shouldKeepAlive = false;
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {

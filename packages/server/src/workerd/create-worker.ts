@@ -7,6 +7,7 @@ import { createRqliteStore } from '@plant-store/store-rqlite';
 import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
+import { CLOSE_MARK, FRONT_MARK } from './_front-marks.ts';
 
 /** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */
 export interface WorkerEnv extends StandaloneEnv {
@@ -75,7 +76,10 @@ export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorke
           fault = error instanceof Error ? error.message : String(error);
         }
       }
-      if (standalone !== undefined) return standalone.fetch(request, context);
+      if (standalone !== undefined) {
+        const answer = standalone.fetch(request, context);
+        return request.headers.has(FRONT_MARK) ? answer.then(markClose) : answer;
+      }
       // Time stands still within a request, but moves between them.
       const now = Date.now();
       if (now - faultSaidAt >= SETTINGS_FAULT_LOG_INTERVAL_MS) {
@@ -85,4 +89,10 @@ export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorke
       return Promise.resolve(new Response(MISCONFIGURED.body, { status: MISCONFIGURED.status, headers: MISCONFIGURED.headers }));
     },
   };
+}
+
+/** An answer that closes its connection, marked so for the front (whose view of `Connection` workerd takes away). */
+function markClose(response: Response): Response {
+  if (response.headers.get('connection') === 'close') response.headers.set(CLOSE_MARK, 'close');
+  return response;
 }
