@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, parseResponses, rawExchange, startKeepAliveLoad, type RawStep } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runtime, spawnListening, spawnServer, withWorkers, type SpawnedServer } from './runtimes.ts';
+import { runtime, spawnListening, spawnServer, useServer, withWorkers, type SpawnedServer } from './runtimes.ts';
 
 // The standalone servers against clients that HTTP libraries would not be:
 // oversized bodies on closing connections, slow uploads, bodies that stop,
@@ -58,19 +58,13 @@ function trickled(id: number, seconds: number): { length: number; steps: RawStep
 vi.setConfig({ maxConcurrency: 64 });
 describe.concurrent('the standalone servers, one odd client at a time', () => {
   describe.concurrent.each(['Node 26', 'Bun', 'Deno', 'workerd'])('%s standalone server', (name) => {
-    let server: SpawnedServer;
-    beforeAll(async () => {
-      server = await spawnServer(runtime(name), 'working');
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = useServer(runtime(name));
 
     it.each([4_000_000, 20_000_000])('answers a declared %i-byte body on a closing connection with the 413, not a reset', async (size) => {
       // Bun closes at once after answering a `Connection: close` request, and
       // body bytes still arriving then reset the connection under the 413.
       for (let attempt = 0; attempt < 5; attempt++) {
-        const result = await rawExchange(server.baseUrl, [head(size, 'Connection: close\r\n'), ...filler(size)], 8_000);
+        const result = await rawExchange(server().baseUrl, [head(size, 'Connection: close\r\n'), ...filler(size)], 8_000);
         const [response] = parseResponses(result.received);
         expect({ attempt, status: response?.status, body: response?.body }).toEqual({ attempt, status: 413, body: TOO_LARGE });
         expect(result.closed).toBe(true);
@@ -80,7 +74,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
     it('answers a declared oversized body on a kept-alive connection with the 413', async () => {
       const size = 4_000_000;
       const result = await rawExchange(
-        server.baseUrl,
+        server().baseUrl,
         [head(size), ...filler(size), { pauseMs: 300 }, 'GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'],
         // A watch, not a bound: the exchange ends at the second answer, and this file's tests all run at once.
         15_000,
@@ -96,40 +90,34 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
 
     it('does not cut an upload that keeps sending for 12 s, within the 30 s request deadline', { timeout: 20_000 }, async () => {
       const { length, steps } = trickled(7001, 12);
-      const result = await rawExchange(server.baseUrl, [head(length), ...steps], 16_000, { answers: 1 });
+      const result = await rawExchange(server().baseUrl, [head(length), ...steps], 16_000, { answers: 1 });
       const [response] = parseResponses(result.received);
       expect({ status: response?.status, body: response?.body }).toEqual({ status: 200, body: `{"name":"${'x'.repeat(48)}"}` });
     });
   });
 
   describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Bun', 'Deno', 'workerd'])('%s standalone server: half-closed and pipelined creates', (name) => {
-    let server: SpawnedServer;
-    beforeAll(async () => {
-      server = await spawnServer(runtime(name), 'working');
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = useServer(runtime(name));
 
     it('answers a create whose client shut down its sending side after the request (nc -N), and the plant it answered 200 is stored', async () => {
       // RFC 9112 §9.6: a half-closed connection does not end the request, nor the client's wish for the answer.
       const body = '{"id":8101,"name":"half","tag":"closed"}';
-      const result = await rawExchange(server.baseUrl, [head(body.length) + body, { shutdown: true }], 8_000);
+      const result = await rawExchange(server().baseUrl, [head(body.length) + body, { shutdown: true }], 8_000);
       const answers = parseResponses(result.received);
       expect(answers.map(({ status, body }) => ({ status, body }))).toEqual([{ status: 200, body: '{"name":"half","tag":"closed"}' }]);
       // The server ends the connection once it has answered.
       expect(result.closed).toBe(true);
       // Stored: the same create replays 200, and other content for the id is a conflict.
-      const again = await rawExchange(server.baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
+      const again = await rawExchange(server().baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
       expect(parseResponses(again.received).map(({ status }) => status)).toEqual([200]);
       const other = '{"id":8101,"name":"other"}';
-      const conflict = await rawExchange(server.baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
+      const conflict = await rawExchange(server().baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
       expect(parseResponses(conflict.received).map(({ status }) => status)).toEqual([409]);
     });
 
     it('answers two creates pipelined in one write in order; on Bun (a known difference) neither, and a retry of each answers 200', async () => {
       const bodies = ['{"id":8201,"name":"first"}', '{"id":8202,"name":"second"}'];
-      const result = await rawExchange(server.baseUrl, [bodies.map((body) => head(body.length) + body).join('')], 8_000, { answers: 2 });
+      const result = await rawExchange(server().baseUrl, [bodies.map((body) => head(body.length) + body).join('')], 8_000, { answers: 2 });
       const statuses = parseResponses(result.received).map(({ status }) => status);
       if (name === 'Bun') {
         // docs/contract.md, "Known differences between runtimes": Bun.serve closes a connection on which a request
@@ -141,7 +129,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
       }
       // Whatever was heard, each create sent again gets its 200: a plant stored unheard replays, one never stored is stored now.
       for (const body of bodies) {
-        const again = await rawExchange(server.baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
+        const again = await rawExchange(server().baseUrl, [head(body.length, 'Connection: close\r\n') + body], 8_000);
         expect(parseResponses(again.received).map(({ status, body }) => ({ status, body }))).toEqual([{ status: 200, body: body.replace(/"id":\d+,/, '') }]);
       }
     });
@@ -150,18 +138,12 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
   // The standalone workerd server sends its 100 at once (docs/contract.md, "Expect: 100-continue"); the others when the
   // body is asked for.
   describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno'])('%s standalone server: a create that expects 100-continue', (name) => {
-    let server: SpawnedServer;
-    beforeAll(async () => {
-      server = await spawnServer(runtime(name), 'working');
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = useServer(runtime(name));
 
     it('answers a create refused before its body, still owed a 100, with Connection: close, and closes', async () => {
       // No token: refused before the body is asked for, so no 100; the client may yet send the body uninvited.
       const head = 'POST /plants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 22\r\n\r\n';
-      const result = await rawExchange(server.baseUrl, [head], 8_000);
+      const result = await rawExchange(server().baseUrl, [head], 8_000);
       const [response, more] = parseResponses(result.received);
       expect({ status: response?.status, connection: response?.headers['connection'], more }).toEqual({ status: 401, connection: 'close', more: undefined });
       expect(result.closed).toBe(true);
@@ -169,13 +151,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
   });
 
   describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])('%s standalone server: a request that asks to upgrade', (name) => {
-    let server: SpawnedServer;
-    beforeAll(async () => {
-      server = await spawnServer(runtime(name), 'working');
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = useServer(runtime(name));
 
     it('answers it with Connection: close and closes at once, the create pipelined behind it unread and unstored', async () => {
       // node:http reads nothing more on a connection once a request asked to upgrade; it used to keep it open,
@@ -183,7 +159,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
       const first = '{"id":8301,"name":"upgrade"}';
       const second = '{"id":8302,"name":"behind"}';
       const result = await rawExchange(
-        server.baseUrl,
+        server().baseUrl,
         [head(first.length, 'Connection: Upgrade\r\nUpgrade: foo\r\n') + first + head(second.length) + second],
         8_000,
       );
@@ -192,7 +168,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
       expect({ closed: result.closed, soon: result.elapsedMs < 4_000 }).toEqual({ closed: true, soon: true });
       // Never stored: other content for its id is stored now, not a conflict (409).
       const other = '{"id":8302,"name":"other"}';
-      const again = await rawExchange(server.baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
+      const again = await rawExchange(server().baseUrl, [head(other.length, 'Connection: close\r\n') + other], 8_000);
       expect(parseResponses(again.received).map(({ status }) => status)).toEqual([200]);
     });
   });
@@ -251,22 +227,16 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
   describe.concurrent.each(['Node 22', 'Node 24', 'Node 26', 'Deno', 'workerd'])(
     '%s standalone server against slow and idle clients (10 s headers, 5 s keep-alive)',
     (name) => {
-      let server: SpawnedServer;
-      beforeAll(async () => {
-        server = await spawnServer(runtime(name), 'working');
-      });
-      afterAll(async () => {
-        await server?.close();
-      });
+      const server = useServer(runtime(name));
       const trickle = (text: string) => [...text].flatMap((char) => [char, { pauseMs: 1_000 }]);
 
       it(
         'answers 200 connections trickling headers a byte a second with 408 (1402) at the headers deadline, and serves others meanwhile',
         { timeout: 25_000 },
         async () => {
-          const slow = Array.from({ length: 200 }, () => rawExchange(server.baseUrl, trickle(head(20)), 16_000));
+          const slow = Array.from({ length: 200 }, () => rawExchange(server().baseUrl, trickle(head(20)), 16_000));
           await new Promise((resolve) => setTimeout(resolve, 1_000));
-          const quick = await rawExchange(server.baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 5_000);
+          const quick = await rawExchange(server().baseUrl, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 5_000);
           expect(parseResponses(quick.received)[0]?.status).toBe(200);
           const results = await Promise.all(slow);
           const answers = results.map((result) => {
@@ -281,7 +251,7 @@ describe.concurrent('the standalone servers, one odd client at a time', () => {
       );
 
       it('closes a connection left idle after its answer once the keep-alive timeout passed', { timeout: 25_000 }, async () => {
-        await expectClosedWhenIdle(server.baseUrl, 4_500, 20_000);
+        await expectClosedWhenIdle(server().baseUrl, 4_500, 20_000);
       });
     },
   );

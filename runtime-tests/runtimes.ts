@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -135,6 +135,26 @@ export interface SpawnedServer extends RunningTarget {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   readonly exited: Promise<number | null>;
+}
+
+/**
+ * Starts `runtime`'s standalone server (`scenario`, `env`) before the tests of the enclosing block and closes it
+ * after them, as {@link spawnServer} starts it.
+ *
+ * @returns The server, for the block's tests: it exists once `beforeAll` has run.
+ */
+export function useServer(runtime: Runtime, scenario: ConformanceScenario = 'working', env: Record<string, string | undefined> = {}): () => SpawnedServer {
+  let server: SpawnedServer | undefined;
+  beforeAll(async () => {
+    server = await spawnServer(runtime, scenario, env);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error(`useServer(${runtime.name}): the server is read before beforeAll has started it`);
+    return server;
+  };
 }
 
 /**

@@ -150,10 +150,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const maxConnections = options.maxConnections ?? 10;
   /** A pool of one connection, in place of one that broke (or to another URL: the version probe's). */
+  // An IPv6 host as libpq reads it, which postgres.js 3.4.9 cannot (QUIRKS.md, postgres-ipv6-host-split): the hosts
+  // go as its options, and it reads the rest of a URL whose hosts are one plain name. Read once per URL, not per
+  // connection opened.
+  const defaultPort = Number(environment('PGPORT')) || 5432;
+  const givenHosts = bracketedHosts(options.url, defaultPort);
   const open = (url = options.url) => {
-    // An IPv6 host as libpq reads it, which postgres.js 3.4.9 cannot (QUIRKS.md, postgres-ipv6-host-split): the hosts
-    // go as its options, and it reads the rest of a URL whose hosts are one plain name.
-    const hosts = bracketedHosts(url, Number(environment('PGPORT')) || 5432);
+    const hosts = url === options.url ? givenHosts : bracketedHosts(url, defaultPort);
     // Its code and its BaseOptions type take arrays here; its Options type narrows them to one value.
     const hostOptions = hosts === undefined ? {} : ({ host: hosts.host, port: hosts.port } as unknown as Pick<postgres.Options<{}>, 'host' | 'port'>);
     return postgres(hosts?.url ?? url, {
