@@ -180,9 +180,10 @@ export function proxyToWorker(
           if (gone || res.destroyed) return;
           const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
-          // connection: the answer says so (docs/contract.md, "Pipelining"). Nor is a client invited to send more
-          // once the front is stopping: an answer still in flight closes its connection, as the Node server's does.
-          if (closes || asksToUpgrade(req) || isServerClosing(req)) res.shouldKeepAlive = false;
+          // connection: the answer says so (docs/contract.md, "Pipelining"). An answer the Worker gave to a request
+          // passed on before the front began stopping keeps its connection: the next request on it is answered by
+          // the draining front (503, `Connection: close`), where a closed one would be refused.
+          if (closes || asksToUpgrade(req)) res.shouldKeepAlive = false;
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {
