@@ -416,6 +416,22 @@ describe('errors: every code a client can meet', () => {
     expect(() => createPlantClient({ ...base, retry: { maxDelayMs: 1e10 } })).toThrow(/retry.maxDelayMs must be at most/);
     expect(() => createPlantClient({ ...base, timeoutMs: 2 ** 31 - 1, retry: { attempts: 1_000_000 } })).not.toThrow();
   });
+
+  it('refuses a base URL with a user or password, without repeating it', () => {
+    // Node's fetch refused such a URL (each create a network error naming the password), Bun dropped the pair, Deno
+    // sent it as Basic in place of the token.
+    for (const baseUrl of ['http://user:pa55word@127.0.0.1:1/', 'http://user@127.0.0.1:1/', 'http://:pa55word@127.0.0.1:1/']) {
+      let thrown: unknown;
+      try {
+        createPlantClient({ baseUrl, token: TOKEN });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, baseUrl).toBeInstanceOf(TypeError);
+      expect((thrown as TypeError).message).toMatch(/no user or password/);
+      expect((thrown as TypeError).message).not.toMatch(/pa55word|user@/);
+    }
+  });
 });
 
 describe('retries', () => {
@@ -465,6 +481,21 @@ describe('retries', () => {
     await client({ retry: { initialDelayMs: 5, onRetry: (info) => retries.push(info) } }).createPlant({ id: 1n, name: 'n' });
     expect(retries.map(({ delayMs }) => delayMs)).toEqual([1000]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('backs off as usual past a Retry-After that is neither seconds nor an HTTP date', async () => {
+    // Date.parse reads 'x 1' as 2001 (no wait at all) and 'Retry 2099' as the year 2099 (past any budget).
+    for (const retryAfter of ['x 1', 'Retry 2099']) {
+      server.intercept = (_req, res, count) => count <= 2 && answerError(res, 503, 1501, { 'retry-after': retryAfter });
+      const retries: RetryInfo[] = [];
+      await client({ retry: { initialDelayMs: 40, maxDelayMs: 40, onRetry: (info) => retries.push(info) } }).createPlant({ id: 1n, name: 'n' });
+      // backoffDelay's jitter keeps each wait in the upper half of the 40 ms.
+      expect(
+        retries.map(({ delayMs }) => delayMs >= 20 && delayMs <= 40),
+        retryAfter,
+      ).toEqual([true, true]);
+      await server.reset();
+    }
   });
 
   it('gives up at once when Retry-After outlasts the time left', async () => {
@@ -541,6 +572,31 @@ describe('timeouts and aborts', () => {
     expect([error.code, error.attempts]).toEqual([ErrorCode.Aborted, 1]);
     // At the abort, not after the 10 s backoff.
     expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('times out and aborts through a fetch option that does not pass the signal on', async () => {
+    // A logging fetch that forwards everything but the signal: the client still ends each attempt on time.
+    const forgetful: PlantClientOptions['fetch'] = (input, { method, headers, body, redirect }) => fetch(input, { method, headers, body, redirect });
+    server.intercept = () => true;
+    let started = Date.now();
+    let error = await failure(client({ fetch: forgetful, timeoutMs: 200, retry: false }).createPlant({ id: 1n, name: 'n' }));
+    expect([error.code, error.attempts]).toEqual([ErrorCode.Timeout, 1]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 100);
+    started = Date.now();
+    error = await failure(client({ fetch: forgetful, timeoutMs: 60_000 }).createPlant({ id: 2n, name: 'n' }, { signal: controller.signal }));
+    expect([error.code, error.attempts]).toEqual([ErrorCode.Aborted, 1]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A body that stalls after its head, read through the same fetch.
+    server.intercept = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"name":');
+      return true;
+    };
+    started = Date.now();
+    error = await failure(client({ fetch: forgetful, timeoutMs: 200, retry: false }).createPlant({ id: 3n, name: 'n' }));
+    expect([error.code, error.attempts]).toEqual([ErrorCode.Timeout, 1]);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('sends nothing when the signal is already aborted', async () => {

@@ -98,8 +98,46 @@ function positive(name: string, value: number | undefined, fallback: number, int
 function plantsUrl(baseUrl: string | URL): string {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`createPlantClient: baseUrl must be http: or https:, got ${url.protocol}`);
+  // Runtimes differ on such a URL (Node's fetch refuses it, Bun drops the pair, Deno sends it as Basic instead of the
+  // token), and every message naming the URL would carry the password.
+  if (url.username !== '' || url.password !== '') throw new TypeError('createPlantClient: baseUrl must hold no user or password: the token is the credential');
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/plants`;
   return url.href;
+}
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as `signal`
+ * aborts, whichever comes first. A `Response` that comes after the abort has
+ * its body cancelled, so that its connection is let go.
+ */
+function untilAborted(promise: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  if (signal.aborted) {
+    promise.then(
+      (late) => late.body?.cancel().catch(() => {}),
+      () => {},
+    );
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      reject(signal.reason);
+      promise.then(
+        (late) => late.body?.cancel().catch(() => {}),
+        () => {},
+      );
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(
+      (response) => {
+        signal.removeEventListener('abort', stop);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -200,14 +238,18 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
     const forward = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', forward, { once: true });
     try {
-      const response = await fetchImpl(url, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
-        body: sent.body,
-        // Following would send the plant, and the token, wherever a Location points, and take that server's word for it.
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      // Raced against the signal too: a `fetch` option that does not pass it on would otherwise wait past both.
+      const response = await untilAborted(
+        fetchImpl(url, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+          body: sent.body,
+          // Following would send the plant, and the token, wherever a Location points, and take that server's word for it.
+          redirect: 'manual',
+          signal: controller.signal,
+        }),
+        controller.signal,
+      );
       const requestId = response.headers.get('x-request-id') ?? undefined;
       const redirect = redirected(response, attempt);
       if (redirect !== undefined) {
@@ -215,7 +257,7 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
         return { result: redirect, retryAfter: null };
       }
       // The timer covers the body too: an answer whose body stalls is as lost as one that never came.
-      const read = await readBoundedText(response, sent.maxAnswerBytes);
+      const read = await readBoundedText(response, sent.maxAnswerBytes, controller.signal);
       if (!read.ok) {
         const result = new PlantStoreError({
           code: ErrorCode.AnswerTooLarge,

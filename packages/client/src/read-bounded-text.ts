@@ -18,9 +18,10 @@ function declaredLength(value: string | null): number | undefined {
  * bound, so that neither `response.text()`'s whole buffer nor the rest of the
  * body is ever held. The bytes counted are those after any content decoding,
  * so a small compressed body that inflates past the bound is stopped too.
- * A failure of the stream (a cut connection, the attempt's abort) rejects.
+ * A failure of the stream (a cut connection, the attempt's abort) rejects,
+ * and so does `signal`'s abort, whether or not it reaches the stream.
  */
-export async function readBoundedText(response: Response, maxBytes: number): Promise<BoundedText> {
+export async function readBoundedText(response: Response, maxBytes: number, signal?: AbortSignal): Promise<BoundedText> {
   const declared = declaredLength(response.headers.get('content-length'));
   if (declared !== undefined && declared > maxBytes) {
     // Not awaited: a runtime may wait on the connection to cancel, and nothing here depends on it.
@@ -29,18 +30,36 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   }
   if (response.body === null) return { ok: true, text: '' };
   const reader = response.body.getReader();
+  // A body whose stream the signal does not reach (a `fetch` option that did not pass it on) is stopped here.
+  let stop: (() => void) | undefined;
+  const stopped =
+    signal === undefined
+      ? undefined
+      : new Promise<never>((_, reject) => {
+          stop = () => reject(signal.reason);
+          if (signal.aborted) stop();
+          else signal.addEventListener('abort', stop, { once: true });
+        });
+  stopped?.catch(() => {});
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      reader.cancel().catch(() => {});
-      return { ok: false, bytes, declared: false };
+  try {
+    for (;;) {
+      const { done, value } = await (stopped === undefined ? reader.read() : Promise.race([reader.read(), stopped]));
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        reader.cancel().catch(() => {});
+        return { ok: false, bytes, declared: false };
+      }
+      parts.push(decoder.decode(value, { stream: true }));
     }
-    parts.push(decoder.decode(value, { stream: true }));
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    if (stop !== undefined) signal?.removeEventListener('abort', stop);
   }
   parts.push(decoder.decode());
   return { ok: true, text: parts.join('') };
