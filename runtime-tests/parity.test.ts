@@ -109,6 +109,23 @@ async function answers(target: Target): Promise<Map<string, Answer>> {
   return result;
 }
 
+describe('packages/adapter-fetch/QUIRKS.md, whatwg-node-absolute-form: delete its set when this fails', () => {
+  it.each(['@whatwg-node/server', 'whatwg-node-server-oldest'])(
+    'canary: %s still joins an absolute-form target onto the Host when it builds the Request',
+    async (specifier) => {
+      const whatwg = (await import(specifier)) as typeof import('@whatwg-node/server');
+      const server = await listen(createServer(whatwg.createServerAdapter((request: Request) => new Response(request.url))));
+      try {
+        const { port } = new URL(server.baseUrl);
+        const answer = await send(server.baseUrl, { method: 'GET', path: 'http://example.com/plants', headers: { host: `127.0.0.1:${port}` } });
+        expect(answer.body).toBe(`http://127.0.0.1:${port}http://example.com/plants`);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
+
 describe('parity: every runtime and adapter answers byte for byte the same', () => {
   const collected = new Map<string, Map<string, Answer>>();
 

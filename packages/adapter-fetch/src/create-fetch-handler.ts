@@ -1,5 +1,5 @@
 import { createPlantResponder, mountPathOption, type PlantHandlerOptions, type PlantResponse } from '@plant-store/core';
-import { FetchPlantRequest } from './fetch-plant-request.ts';
+import { FetchPlantRequest, TARGET } from './fetch-plant-request.ts';
 import type { RequestDeadline } from './request-deadline.ts';
 
 /** Options of {@link createFetchHandler}: the core's handler options, handed to it unchanged, `mountPath` and `Response`. */
@@ -126,7 +126,7 @@ export function createFetchHandlerWithIds(
     return new Answer(body, { status: response.status, headers: own ? copy(response.headers) : response.headers });
   };
   return function plantStoreFetchHandler(request, context) {
-    const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath);
+    const plantRequest = new FetchPlantRequest(request, context?.draining === true, context?.deadline, mountPath, (context as Targeted | undefined)?.[TARGET]);
     // One promise per request, settled in the step that has the answer.
     return new Promise((resolve, reject) =>
       respondTo(plantRequest, (response, requestId, traceId) => {
@@ -141,6 +141,9 @@ export function createFetchHandlerWithIds(
     );
   };
 }
+
+/** A context that may carry the request target (the node:http bridge's). */
+type Targeted = { readonly [TARGET]?: string };
 
 function copy(headers: Readonly<Record<string, string>>): Record<string, string> {
   const copied: Record<string, string> = {};

@@ -42,12 +42,14 @@ export class FetchPlantRequest implements PlantRequest {
    *   background drop stops.
    * @param mountPath Where the host mounted the handler, when it strips that
    *   path from the URL before calling it.
+   * @param target The request target as it came, when the request's URL
+   *   lost it (see {@link TARGET}); routed as the core routes any target.
    */
-  constructor(request: Request, draining = false, deadline?: RequestDeadline, mountPath?: string) {
+  constructor(request: Request, draining = false, deadline?: RequestDeadline, mountPath?: string, target?: string) {
     this.request = request;
     this.headers = request.headers;
     this.method = request.method;
-    this.url = pathAndQuery(request.url);
+    this.url = target ?? pathAndQuery(request.url);
     this.mountPath = mountPath;
     this.draining = draining;
     this.deadline = deadline;
@@ -203,6 +205,15 @@ async function drop(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: R
     deadline?.watch(undefined);
   }
 }
+
+/**
+ * The member of a handler's context that carries the request target as it
+ * came, for a host whose `Request` URL cannot be trusted to keep it: the
+ * node:http bridge, where @whatwg-node/server glues an absolute-form target
+ * onto the `Host` (`http://example.comhttp://example.com/plants`). A symbol,
+ * so that no host's own context member can be taken for it.
+ */
+export const TARGET: unique symbol = Symbol('plant-store request target');
 
 /** `https://host:8080/plants?x=1` → `/plants?x=1`, without the cost of `new URL`. */
 export function pathAndQuery(url: string): string {

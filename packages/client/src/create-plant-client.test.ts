@@ -576,7 +576,7 @@ describe('timeouts and aborts', () => {
 
   it('times out and aborts through a fetch option that does not pass the signal on', async () => {
     // A logging fetch that forwards everything but the signal: the client still ends each attempt on time.
-    const forgetful: PlantClientOptions['fetch'] = (input, { method, headers, body, redirect }) => fetch(input, { method, headers, body, redirect });
+    const forgetful: PlantClientOptions['fetch'] = (input, { signal: _signal, ...init }) => fetch(input, init);
     server.intercept = () => true;
     let started = Date.now();
     let error = await failure(client({ fetch: forgetful, timeoutMs: 200, retry: false }).createPlant({ id: 1n, name: 'n' }));
