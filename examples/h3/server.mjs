@@ -5,8 +5,8 @@ import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
 
 const plants = createFetchHandler({
-  // app.mount() strips /api before calling the handler; this tells Plant Store, for its OpenAPI document.
-  mountPath: '/api',
+  // Plant Store's routes under /api, matched on the request as it came (event.req), which h3 leaves whole.
+  basePath: '/api',
   store: createMemoryStore(),
   // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
   authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
@@ -15,7 +15,7 @@ const plants = createFetchHandler({
 const app = new H3();
 app.get('/', () => 'the rest of your app\n');
 // Everything under /api is Plant Store's: a path it does not serve gets its 404.
-app.mount('/api', plants);
+app.all('/api/**', (event) => plants(event.req));
 
 const server = serve(app, { hostname: '127.0.0.1', port: Number(process.env.PORT ?? 3000), silent: true });
 await server.ready();

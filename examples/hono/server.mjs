@@ -1,14 +1,13 @@
 // Plant Store in a Hono app on Node: POST /api/plants and GET /api/openapi.json.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { mount } from 'hono/mount';
 import { staticTokens } from '@plant-store/core';
 import { createFetchHandler } from '@plant-store/adapter-fetch';
 import { createMemoryStore } from '@plant-store/store-memory';
 
 const plants = createFetchHandler({
-  // mount() strips /api before calling the handler; this tells Plant Store, for its OpenAPI document.
-  mountPath: '/api',
+  // Plant Store's routes under /api, matched on the request as it came (c.req.raw), which Hono leaves whole.
+  basePath: '/api',
   store: createMemoryStore(),
   // No default token: with PLANT_TOKEN unset, staticTokens refuses the empty one and the start stops.
   authenticate: staticTokens([process.env.PLANT_TOKEN ?? '']),
@@ -17,7 +16,7 @@ const plants = createFetchHandler({
 const app = new Hono();
 app.get('/', (c) => c.text('the rest of your app\n'));
 // Everything under /api is Plant Store's: a path it does not serve gets its 404.
-app.all('/api/*', mount(plants));
+app.all('/api/*', (c) => plants(c.req.raw));
 
 serve({ fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT ?? 3000) }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port}`);
