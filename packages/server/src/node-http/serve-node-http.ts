@@ -128,6 +128,14 @@ export async function serveNodeHttp(
   // its connection through Node's own queue (see whenAnswered). Only a request
   // pipelined behind an answer not yet handed to the kernel is counted.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // Handed over after this connection's refusal was decided, it came later on the connection than what was refused:
+    // a head whose timeout ran while its bytes waited unread (a stalled or stopped process) is answered 408 by the
+    // timer and then still read. Served, a create answered "not received in time" would be stored.
+    const refusal = connections.get(req.socket)?.refusal;
+    if (refusal !== undefined && refusal !== 'none') {
+      unserved.add(res);
+      return;
+    }
     if (pipelinedTooDeep(req.socket, res, connections)) return;
     if (log !== false) {
       const started = performance.now();
@@ -551,6 +559,9 @@ function answerClientError(
   });
 }
 
+/** Responses to requests node:http handed over after their connection's refusal was decided: never written. */
+const unserved = new WeakSet<ServerResponse>();
+
 /**
  * Calls `then` once every response to a completely received request on the
  * connection has finished (or closed), with the response to the request Node
@@ -561,6 +572,11 @@ function answerClientError(
  */
 function whenAnswered(socket: Socket, then: (unreadable: ServerResponse | undefined) => void): void {
   const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+  // A request read after the refusal was decided is owed nothing.
+  if (current !== undefined && unserved.has(current)) {
+    then(undefined);
+    return;
+  }
   if (current === undefined || current.destroyed || !current.req.complete) {
     then(current !== undefined && !current.destroyed ? current : undefined);
     return;
