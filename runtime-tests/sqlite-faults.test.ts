@@ -427,6 +427,45 @@ describe('SQLite: a damaged file', () => {
   }
 });
 
+describe.skipIf(!canMountFaultFs())(
+  `SQLite: a store opened while its file cannot be written (FUSE; the store in this process, Node 24)${canMountFaultFs() ? '' : ` (skipped: ${INSTALL_FAULT_FS})`}`,
+  () => {
+    it('is refused rather than opened for reading alone, and opens and writes once the file can be written again', async () => {
+      const { createSqliteStore } = await import('@plant-store/store-sqlite');
+      const dir = directory();
+      const disk = await mountFaultFs(join(dir, 'disk'), join(dir, 'data'));
+      const path = join(dir, 'data', 'plants.db');
+      const opened: { close(): Promise<void> }[] = [];
+      try {
+        const first = await createSqliteStore({ path });
+        opened.push(first);
+        expect(await first.insertIfAbsent(1n, { name: 'before' })).toEqual({ status: 'inserted' });
+        // As a worker started while the file is read-only (chmod, a read-only disk) finds it. SQLite then opened it
+        // for reading alone, and that store failed every create with "attempt to write a readonly database" for its
+        // whole life, after the file could be written again too.
+        disk.fail('EROFS');
+        const refused = await createSqliteStore({ path }).then(
+          (store) => {
+            opened.push(store);
+            return 'opened';
+          },
+          (error: unknown) => String(error),
+        );
+        expect(refused).toMatch(/readonly database/);
+        disk.fail(undefined);
+        const second = await createSqliteStore({ path });
+        opened.push(second);
+        expect(await second.insertIfAbsent(2n, { name: 'after' })).toEqual({ status: 'inserted' });
+        await second.ready();
+        expect(await first.insertIfAbsent(3n, { name: 'first again' })).toEqual({ status: 'inserted' });
+      } finally {
+        for (const store of opened) await store.close();
+        await disk.unmount();
+      }
+    });
+  },
+);
+
 describe('SQLite: a plant that cannot be written (the store in this process, Node 24)', () => {
   it('fails alone: the creates that share its turn are stored', async () => {
     const { createSqliteStore } = await import('@plant-store/store-sqlite');

@@ -31,7 +31,10 @@ class FaultFS(Operations):
     def readdir(self, path, fh): return ['.', '..'] + os.listdir(self._p(path))
     def access(self, path, mode):
         if not os.access(self._p(path), mode): raise FuseOSError(errno.EACCES)
-    def open(self, path, flags): return os.open(self._p(path), flags)
+    def open(self, path, flags):
+        # A file opened for writing is written to: refused as its writes are, as a read-only disk refuses it.
+        if flags & (os.O_WRONLY | os.O_RDWR): self._check()
+        return os.open(self._p(path), flags)
     def create(self, path, mode, fi=None):
         self._check(); return os.open(self._p(path), os.O_RDWR | os.O_CREAT, mode)
     def read(self, path, size, offset, fh):

@@ -158,6 +158,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         tag TEXT,
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
       )`);
+      // A write even when the table is there: where the file could not be opened for writing (its permissions, a
+      // read-only disk), SQLite opens it for reading alone, and that connection would fail every create for its
+      // whole life, however soon the file can be written again. So the open fails instead, and is tried again.
+      const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: bigint | number }).user_version);
+      db.exec(`PRAGMA user_version = ${version}`);
       db.exec('COMMIT');
     } catch (error) {
       rollback(db);
