@@ -9,11 +9,13 @@ import { createNodeHandler } from '@plant-store/adapter-node';
 import { PROTOCOL_ERRORS, type ProtocolErrorKind } from '@plant-store/core';
 import { docsPage } from '@plant-store/docs-page';
 import { serve } from '@plant-store/server';
-import { conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
+import { CONFORMANCE_TOKEN, conformanceOptions, send, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
 import { createMemoryStore } from '@plant-store/store-memory';
 import express from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REQUESTS } from './parity-requests.ts';
+
+const CREATE_HEADERS = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
 import { RUNTIMES, spawnServer } from './runtimes.ts';
 
 interface Target {
@@ -124,6 +126,26 @@ describe('packages/adapter-fetch/QUIRKS.md, whatwg-node-absolute-form: delete it
       }
     },
   );
+});
+
+it('createNodeServerAdapter behind a mount that keeps originalUrl (as Connect does) routes an absolute-form target by it too', async () => {
+  const adapter = createNodeServerAdapter({ ...conformanceOptions('working', createMemoryStore()), basePath: '/api', onError: () => {} });
+  // Connect's mount: the prefix cut from `url`, the target as it came kept in `originalUrl`, which the bridge reads.
+  const mounted = createServer((req, res) => {
+    const target = req.url ?? '/';
+    (req as typeof req & { originalUrl?: string }).originalUrl = target;
+    req.url = target.replace(/^(?:[a-z]+:\/\/[^/]*)?\/api/i, '') || '/';
+    void adapter(req, res);
+  });
+  const server = await listen(mounted);
+  try {
+    for (const path of ['/api/plants', 'http://example.com/api/plants']) {
+      const answer = await send(server.baseUrl, { method: 'POST', path, headers: CREATE_HEADERS, body: `{"id":${path.length},"name":"mounted"}` });
+      expect(`${path} ${answer.status} ${answer.body}`).toBe(`${path} 200 {"name":"mounted"}`);
+    }
+  } finally {
+    await server.close();
+  }
 });
 
 describe('parity: every runtime and adapter answers byte for byte the same', () => {

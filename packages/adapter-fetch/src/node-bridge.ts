@@ -14,7 +14,7 @@ export interface WhatwgNodeServer<Adapter> {
 
 /** What of the server context @whatwg-node/server hands a handler the bridge reads: Node's request, when it came through node:http. */
 export interface NodeServerContext {
-  readonly req?: { readonly url?: unknown };
+  readonly req?: { readonly url?: unknown; readonly originalUrl?: unknown };
 }
 
 /**
@@ -31,7 +31,8 @@ export function bridgeFetchHandler<Adapter>(whatwg: WhatwgNodeServer<Adapter>, o
   const handler = createFetchHandler({ ...options, Response: options.Response ?? whatwg.Response });
   // The adapter's second argument is its server context, not a Worker's; from 0.13 a third, its Fetch API, is not needed.
   return whatwg.createServerAdapter((request: Request, context?: NodeServerContext) => {
-    const target = context?.req?.url;
+    // The target @whatwg-node/server builds the URL from: a Connect-style mount's `originalUrl`, else `url`.
+    const target = context?.req?.originalUrl || context?.req?.url;
     // @whatwg-node/server 0.11 to 0.13 builds the URL as protocol, Host and target joined, so an absolute-form target
     // (`POST http://example.com/plants`) came out as `http://example.comhttp://example.com/plants` and got 404: the
     // handler is given the target as node:http read it, which the core routes by its path as every other host does.

@@ -144,11 +144,16 @@ function readStreaming(req: IncomingMessage, maxBytes: number, res: ServerRespon
   // The listeners stay once the body is in: the request is done with, and
   // its 'close' settles nothing.
   req.on('data', onData);
-  // A body whose request the host has answered already (the server's 408 at its request timeout) is not the
-  // client's whole body, though its stream may still end (node:http2 ends a stream's request side once the answer
-  // closes the stream): nothing is done with it.
+  // A body whose request the host has answered already is not the client's whole body, though its stream may
+  // still end: nothing is done with it. The host answered on the response (node:http2 ends a stream's request side
+  // once its 408 closes the stream), or wrote its refusal on the connection itself and ended it (the standalone
+  // server's 408 at node:http's request timeout, whose linger still reads the rest of the body).
   req.on('end', () =>
-    reading.settle(res?.writableEnded === true ? ABORTED : { ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) }),
+    reading.settle(
+      res?.writableEnded === true || req.socket?.writableEnded === true
+        ? ABORTED
+        : { ok: true, bytes: chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? EMPTY) },
+    ),
   );
   // Node's, Deno's and Bun's node:http emit 'error' on an aborted request only to a listener, which costs
   // Node 24 about 700 instructions a create to have; 'close' always comes. node:http2's compatibility

@@ -420,7 +420,14 @@ describe('errors: every code a client can meet', () => {
   it('refuses a base URL with a user or password, without repeating it', () => {
     // Node's fetch refused such a URL (each create a network error naming the password), Bun dropped the pair, Deno
     // sent it as Basic in place of the token.
-    for (const baseUrl of ['http://user:pa55word@127.0.0.1:1/', 'http://user@127.0.0.1:1/', 'http://:pa55word@127.0.0.1:1/']) {
+    // The last two are no URL at all: the runtime's own error repeated the text (Deno in its message, Node and Bun in `input`).
+    for (const baseUrl of [
+      'http://user:pa55word@127.0.0.1:1/',
+      'http://user@127.0.0.1:1/',
+      'http://:pa55word@127.0.0.1:1/',
+      'http://user:pa55word@127.0.0.1:99999/',
+      'http://user:pa55word@[::1/',
+    ]) {
       let thrown: unknown;
       try {
         createPlantClient({ baseUrl, token: TOKEN });
@@ -428,8 +435,7 @@ describe('errors: every code a client can meet', () => {
         thrown = error;
       }
       expect(thrown, baseUrl).toBeInstanceOf(TypeError);
-      expect((thrown as TypeError).message).toMatch(/no user or password/);
-      expect((thrown as TypeError).message).not.toMatch(/pa55word|user@/);
+      expect(JSON.stringify({ ...(thrown as object), message: (thrown as TypeError).message }), baseUrl).not.toMatch(/pa55word|user@/);
     }
   });
 });

@@ -96,7 +96,13 @@ function positive(name: string, value: number | undefined, fallback: number, int
 }
 
 function plantsUrl(baseUrl: string | URL): string {
-  const url = new URL(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // Not the runtime's error: Deno's message and Node's and Bun's `input` repeat the text, a password included.
+    throw new TypeError('createPlantClient: baseUrl must be an absolute http: or https: URL');
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`createPlantClient: baseUrl must be http: or https:, got ${url.protocol}`);
   // Runtimes differ on such a URL (Node's fetch refuses it, Bun drops the pair, Deno sends it as Basic instead of the
   // token), and every message naming the URL would carry the password.

@@ -39,8 +39,13 @@ describe('parseHttpDate', () => {
     expect(parseHttpDate('Friday, 01-Jan-99 00:00:00 GMT', now)).toBe(Date.UTC(1999, 0, 1));
   });
 
+  it('reads the leap second RFC 9110 allows as the second after it', () => {
+    expect(parseHttpDate('Sat, 31 Dec 2016 23:59:60 GMT', now)).toBe(Date.UTC(2017, 0, 1));
+    expect(parseHttpDate('Sat Dec 31 23:59:60 2016', now)).toBe(Date.UTC(2017, 0, 1));
+  });
+
   it('refuses a date that does not exist', () => {
-    for (const value of ['Tue, 31 Feb 2026 00:00:00 GMT', 'Mon, 30 Nov 2026 24:00:00 GMT', 'Mon, 30 Nov 2026 00:60:00 GMT']) {
+    for (const value of ['Tue, 31 Feb 2026 00:00:00 GMT', 'Mon, 30 Nov 2026 24:00:00 GMT', 'Mon, 30 Nov 2026 00:60:00 GMT', 'Mon, 30 Nov 2026 12:00:60 GMT']) {
       expect(parseHttpDate(value, now), value).toBeUndefined();
     }
   });

@@ -31,7 +31,8 @@ export function parseHttpDate(text: string, now: number = Date.now()): number | 
   else return undefined;
   const [day, , year, hour, minute, second] = fields.map((field) => Number(field.trim())) as [number, number, number, number, number, number];
   const month = MONTHS.indexOf(fields[1]!);
-  if (hour > 23 || minute > 59 || second > 60) return undefined;
+  // 23:59:60 is the leap second RFC 9110 allows; JavaScript's time has none, so it reads as the second after.
+  if (hour > 23 || minute > 59 || second > 60 || (second === 60 && (hour !== 23 || minute !== 59))) return undefined;
   const at = (fullYear: number) => Date.UTC(fullYear, month, day, hour, minute, second);
   let time = at(year);
   if (twoDigitYear) {
@@ -39,8 +40,8 @@ export function parseHttpDate(text: string, now: number = Date.now()): number | 
     const century = Math.floor(new Date(now).getUTCFullYear() / 100) * 100;
     time = at(century + year) - now > FIFTY_YEARS_MS ? at(century - 100 + year) : at(century + year);
   }
-  // Date.UTC rolls 31 Feb over into March: such a date is none.
-  return new Date(time).getUTCDate() === day ? time : undefined;
+  // Date.UTC rolls 31 Feb over into March: such a date is none. A leap second rolls into the next day by design.
+  return new Date(time - (second === 60 ? 1000 : 0)).getUTCDate() === day ? time : undefined;
 }
 
 /**

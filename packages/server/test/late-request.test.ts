@@ -1,5 +1,5 @@
-// Runs under vitest on Node: the standalone Node server's own timeouts against a request whose bytes all came while
-// its event loop was held, so that the headers timeout and the rest of the request are met in the same turn.
+// Runs under vitest on Node: the standalone Node server's own timeouts against requests whose last bytes come after
+// the timeout refused them: a head whose bytes all came while its event loop was held, a body still uploading.
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { staticTokens } from '@plant-store/core';
@@ -9,11 +9,19 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../src/index.ts';
 
 const HEADERS_TIMEOUT_MS = 300;
+const REQUEST_TIMEOUT_MS = 400;
 const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
 let running: RunningServer;
 beforeAll(async () => {
-  running = await serve({ store: createMemoryStore(), authenticate: staticTokens(['t']), port: 0, accessLog: false, headersTimeoutMs: HEADERS_TIMEOUT_MS });
+  running = await serve({
+    store: createMemoryStore(),
+    authenticate: staticTokens(['t']),
+    port: 0,
+    accessLog: false,
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
 });
 afterAll(() => running.close());
 
@@ -45,5 +53,28 @@ it('a create refused 408 (1402) because its head came after the headers timeout 
   expect([answer?.status, JSON.parse(answer!.body).error, more.length]).toEqual([408, 1402, 0]);
   // Not stored: another name for the same id is a first create, not a conflict.
   const again = await send(running.url, { path: '/plants', headers: HEADERS, body: '{"id":1,"name":"sent again"}' });
+  expect([again.status, again.body]).toEqual([200, '{"name":"sent again"}']);
+});
+
+it('a create refused 408 (1402) at the request timeout is not stored, though the rest of its body comes during the linger', async () => {
+  const { port } = new URL(running.url);
+  // Half-open, as a client still uploading keeps it: it sends the rest whatever it was answered.
+  const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+  await once(socket, 'connect');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  socket.on('error', () => {});
+  const closed = once(socket, 'close');
+  const body = '{"id":2,"name":"slow upload"}';
+  socket.write(
+    `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
+  // The rest once the 408 has come: read by the server's linger, where the handler still waited for it.
+  await once(socket, 'data');
+  socket.end(body.slice(5));
+  await closed;
+  const [answer, ...more] = parseResponses(Buffer.concat(received).toString('latin1'));
+  expect([answer?.status, JSON.parse(answer!.body).error, more.length]).toEqual([408, 1402, 0]);
+  const again = await send(running.url, { path: '/plants', headers: HEADERS, body: '{"id":2,"name":"sent again"}' });
   expect([again.status, again.body]).toEqual([200, '{"name":"sent again"}']);
 });
