@@ -8,7 +8,7 @@ if (url === undefined) throw new Error('set PLANT_STORE_DATABASE_URL, e.g. postg
 // Connects and creates the table if needed; a failure here stops the start.
 const store = await createPostgresStore({
   url,
-  maxConnections: 10, // pool size (default 10)
+  maxConnections: 10, // connections for creates (default 10); one more serves reads
   connectTimeoutMs: 5_000, // default 5 s
   statementTimeoutMs: 4_500, // default 4.5 s: cancelled past it, before the handler's 5 s
   table: 'plants', // default 'plants'

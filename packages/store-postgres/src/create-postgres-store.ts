@@ -14,7 +14,7 @@ export interface PostgresStoreOptions {
    * address goes in brackets, with or without its port (`@[2001:db8::7]:5432`).
    */
   readonly url: string;
-  /** Most connections in the pool, and most statements in flight. Default 10. */
+  /** Most connections for creates, and most of their statements in flight; one more connection serves reads. Default 10. */
   readonly maxConnections?: number;
   /** Most time to open a connection before the create fails (503). Default 5 s. */
   readonly connectTimeoutMs?: number;
