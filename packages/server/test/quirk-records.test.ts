@@ -1,4 +1,4 @@
-// Runs under vitest on Node: the runtime quirk records (packages/server/src/<runtime>/QUIRKS.md) against the files they name and the canaries of runtime-tests/quirks.test.ts.
+// Runs under vitest on Node: the runtime quirk records (packages/server/src/<runtime>/QUIRKS.md) against the files they name and the canaries of runtime-tests/quirks.test.ts; the libraries' records (packages/<name>/QUIRKS.md) against the files they name.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
@@ -8,9 +8,13 @@ const runtimes = readdirSync(new URL('packages/server/src/', repository), { with
   .filter((entry) => entry.isDirectory() && existsSync(new URL(`packages/server/src/${entry.name}/QUIRKS.md`, repository)))
   .map((entry) => entry.name);
 
-/** Each record of a QUIRKS.md: its name and the text of its "Delete when fixed" item. */
+/** Each record of a runtime's QUIRKS.md: its name and the text of its "Delete when fixed" item. */
 function records(runtime: string): { name: string; deletion: string }[] {
-  const text = read(`packages/server/src/${runtime}/QUIRKS.md`);
+  return recordsOf(read(`packages/server/src/${runtime}/QUIRKS.md`));
+}
+
+/** Each record of a QUIRKS.md's `text`: its name and the text of its "Delete when fixed" item. */
+function recordsOf(text: string): { name: string; deletion: string }[] {
   return text
     .split('\n## ')
     .slice(1)
@@ -24,6 +28,17 @@ function records(runtime: string): { name: string; deletion: string }[] {
 // Where a record's paths are read from: the repository, the server package, its sources, the runtime's folder, runtime-tests.
 const bases = (runtime: string) => ['', 'packages/server/', 'packages/server/src/', `packages/server/src/${runtime}/`, 'runtime-tests/'];
 
+/** The packages whose own QUIRKS.md records what they work around in a library they use. */
+const libraries = readdirSync(new URL('packages/', repository), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`packages/${entry.name}/QUIRKS.md`, repository)))
+  .map((entry) => entry.name);
+
+/** The backticked file paths of a "Delete when fixed" item that exist under none of `bases`. */
+function missingPaths(deletion: string, bases: readonly string[]): string[] {
+  const paths = [...deletion.matchAll(/`([\w./-]+\.(?:ts|mjs|md|json))`/g)].map((match) => match[1]!);
+  return paths.filter((path) => !bases.some((base) => existsSync(new URL(`${base}${path}`, repository))));
+}
+
 describe('the runtime quirk records', () => {
   it('are found, one file per runtime that has quirks', () => {
     expect([...runtimes].sort()).toEqual(['bun', 'deno', 'node', 'workerd']);
@@ -32,9 +47,7 @@ describe('the runtime quirk records', () => {
   it('name only files that exist in what to delete once a quirk is gone', () => {
     for (const runtime of runtimes) {
       for (const { name, deletion } of records(runtime)) {
-        const paths = [...deletion.matchAll(/`([\w./-]+\.(?:ts|mjs|md|json))`/g)].map((match) => match[1]!);
-        const missing = paths.filter((path) => !bases(runtime).some((base) => existsSync(new URL(`${base}${path}`, repository))));
-        expect({ runtime, name, missing }).toEqual({ runtime, name, missing: [] });
+        expect({ runtime, name, missing: missingPaths(deletion, bases(runtime)) }).toEqual({ runtime, name, missing: [] });
       }
     }
   });
@@ -45,5 +58,23 @@ describe('the runtime quirk records', () => {
     const recorded = runtimes.filter((runtime) => runtime !== 'node').flatMap((runtime) => records(runtime).map((record) => record.name));
     expect(canaries.length).toBeGreaterThan(0);
     expect([...canaries].sort()).toEqual([...recorded].sort());
+  });
+});
+
+describe("the libraries' quirk records", () => {
+  it('are found where packages keep them', () => {
+    expect([...libraries].sort()).toEqual(['adapter-fetch', 'store-postgres']);
+  });
+
+  it('name only files that exist in what to delete once a quirk is gone, and each has a record', () => {
+    for (const library of libraries) {
+      const found = recordsOf(read(`packages/${library}/QUIRKS.md`));
+      expect(found.length, library).toBeGreaterThan(0);
+      for (const { name, deletion } of found) {
+        expect(deletion, `${library}: ${name}`).not.toBe('');
+        const missing = missingPaths(deletion, ['', `packages/${library}/`, 'runtime-tests/']);
+        expect({ library, name, missing }).toEqual({ library, name, missing: [] });
+      }
+    }
   });
 });
