@@ -2,28 +2,15 @@
 // the timeout refused them: a head whose bytes all came while its event loop was held, a body still uploading.
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { staticTokens } from '@plant-store/core';
 import { parseResponses, send } from '@plant-store/testing';
-import { createMemoryStore } from '@plant-store/store-memory';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serve, type RunningServer } from '../src/index.ts';
+import { expect, it } from 'vitest';
+import { useTimedServer } from './support/use-timed-server.ts';
 
 const HEADERS_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 400;
 const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
-let running: RunningServer;
-beforeAll(async () => {
-  running = await serve({
-    store: createMemoryStore(),
-    authenticate: staticTokens(['t']),
-    port: 0,
-    accessLog: false,
-    headersTimeoutMs: HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: REQUEST_TIMEOUT_MS,
-  });
-});
-afterAll(() => running.close());
+const server = useTimedServer(HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
 
 /** Holds this process's event loop, as a stalled or stopped process (SIGSTOP) holds a server's. */
 function holdEventLoop(ms: number): void {
@@ -32,7 +19,7 @@ function holdEventLoop(ms: number): void {
 }
 
 it('a create refused 408 (1402) because its head came after the headers timeout is not stored, though it came whole', async () => {
-  const { port } = new URL(running.url);
+  const { port } = new URL(server().url);
   const socket = connect(Number(port), '127.0.0.1');
   await once(socket, 'connect');
   const received: Buffer[] = [];
@@ -52,12 +39,12 @@ it('a create refused 408 (1402) because its head came after the headers timeout 
   const [answer, ...more] = parseResponses(Buffer.concat(received).toString('latin1'));
   expect([answer?.status, JSON.parse(answer!.body).error, more.length]).toEqual([408, 1402, 0]);
   // Not stored: another name for the same id is a first create, not a conflict.
-  const again = await send(running.url, { path: '/plants', headers: HEADERS, body: '{"id":1,"name":"sent again"}' });
+  const again = await send(server().url, { path: '/plants', headers: HEADERS, body: '{"id":1,"name":"sent again"}' });
   expect([again.status, again.body]).toEqual([200, '{"name":"sent again"}']);
 });
 
 it('a create refused 408 (1402) at the request timeout is not stored, though the rest of its body comes during the linger', async () => {
-  const { port } = new URL(running.url);
+  const { port } = new URL(server().url);
   // Half-open, as a client still uploading keeps it: it sends the rest whatever it was answered.
   const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
   await once(socket, 'connect');
@@ -75,6 +62,6 @@ it('a create refused 408 (1402) at the request timeout is not stored, though the
   await closed;
   const [answer, ...more] = parseResponses(Buffer.concat(received).toString('latin1'));
   expect([answer?.status, JSON.parse(answer!.body).error, more.length]).toEqual([408, 1402, 0]);
-  const again = await send(running.url, { path: '/plants', headers: HEADERS, body: '{"id":2,"name":"sent again"}' });
+  const again = await send(server().url, { path: '/plants', headers: HEADERS, body: '{"id":2,"name":"sent again"}' });
   expect([again.status, again.body]).toEqual([200, '{"name":"sent again"}']);
 });

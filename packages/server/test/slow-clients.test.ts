@@ -1,9 +1,7 @@
 // Runs under vitest on Node.
-import { staticTokens } from '@plant-store/core';
 import { parseResponses, rawExchange, send } from '@plant-store/testing';
-import { createMemoryStore } from '@plant-store/store-memory';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { useTimedServer } from './support/use-timed-server.ts';
 
 // Short timeouts configured for the test; the defaults are 10 s and 30 s. The trickled
 // headers and body would take about 100 s and 22 s to arrive: a close before the 15 s
@@ -14,25 +12,14 @@ const REQUEST_TIMEOUT_MS = 4_000;
 const HEAD = 'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n';
 
 describe('slow clients', () => {
-  let running: RunningServer;
-  beforeAll(async () => {
-    running = await serve({
-      store: createMemoryStore(),
-      authenticate: staticTokens(['t']),
-      port: 0,
-      accessLog: false,
-      headersTimeoutMs: HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    });
-  });
-  afterAll(() => running.close());
+  const server = useTimedServer(HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
 
   const trickle = (text: string) => [...text].flatMap((char) => [char, { pauseMs: 1_000 }]);
 
   it('cuts off headers trickled a byte a second at the header timeout, with 408 (1402), and others are served meanwhile', async () => {
-    const slow = rawExchange(running.url, trickle(HEAD), 15_000);
+    const slow = rawExchange(server().url, trickle(HEAD), 15_000);
     const started = Date.now();
-    const other = await send(running.url, {
+    const other = await send(server().url, {
       path: '/plants',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
       body: '{"id":1,"name":"n"}',
@@ -51,10 +38,10 @@ describe('slow clients', () => {
 
   it('cuts off a body trickled a byte a second at the request timeout, with 408, and stores nothing', async () => {
     const body = '{"id":2,"name":"slow"}';
-    const slow = rawExchange(running.url, [`${HEAD}Content-Length: ${body.length}\r\n\r\n`, ...trickle(body)], 15_000);
+    const slow = rawExchange(server().url, [`${HEAD}Content-Length: ${body.length}\r\n\r\n`, ...trickle(body)], 15_000);
     const others = await Promise.all(
       [3, 4, 5].map((id) =>
-        send(running.url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: `{"id":${id},"name":"n"}` }),
+        send(server().url, { path: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: `{"id":${id},"name":"n"}` }),
       ),
     );
     expect(others.map((response) => response.status)).toEqual([200, 200, 200]);
@@ -65,7 +52,7 @@ describe('slow clients', () => {
     const answers = parseResponses(result.received);
     expect(answers.map((answer) => answer.status)).toEqual([408]);
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: 1402 });
-    const replay = await send(running.url, {
+    const replay = await send(server().url, {
       path: '/plants',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
       body: '{"id":2,"name":"other"}',
