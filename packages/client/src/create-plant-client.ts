@@ -5,6 +5,7 @@ import { ErrorCode } from './error-code.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 import type { NewPlant, Plant } from './plant.ts';
 import { PlantStoreError } from './plant-store-error.ts';
+import { raceAbort } from './race-abort.ts';
 import { readAnswer } from './read-answer.ts';
 import { readBoundedText } from './read-bounded-text.ts';
 import { stringifyNewPlant } from './stringify-new-plant.ts';
@@ -111,41 +112,6 @@ function plantsUrl(baseUrl: string | URL): string {
   return url.href;
 }
 
-/**
- * `promise`, or a rejection with the signal's reason as soon as `signal`
- * aborts, whichever comes first. A `Response` that comes after the abort has
- * its body cancelled, so that its connection is let go.
- */
-function untilAborted(promise: Promise<Response>, signal: AbortSignal): Promise<Response> {
-  if (signal.aborted) {
-    promise.then(
-      (late) => late.body?.cancel().catch(() => {}),
-      () => {},
-    );
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const stop = () => {
-      reject(signal.reason);
-      promise.then(
-        (late) => late.body?.cancel().catch(() => {}),
-        () => {},
-      );
-    };
-    signal.addEventListener('abort', stop, { once: true });
-    promise.then(
-      (response) => {
-        signal.removeEventListener('abort', stop);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', stop);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -245,7 +211,7 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
     signal?.addEventListener('abort', forward, { once: true });
     try {
       // Raced against the signal too: a `fetch` option that does not pass it on would otherwise wait past both.
-      const response = await untilAborted(
+      const response = await raceAbort(
         fetchImpl(url, {
           method: 'POST',
           headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
@@ -255,6 +221,8 @@ export function createPlantClient(options: PlantClientOptions): PlantClient {
           signal: controller.signal,
         }),
         controller.signal,
+        // A late answer's body is cancelled, so that its connection is let go.
+        (late) => void late.body?.cancel().catch(() => {}),
       );
       const requestId = response.headers.get('x-request-id') ?? undefined;
       const redirect = redirected(response, attempt);

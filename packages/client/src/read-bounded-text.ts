@@ -1,4 +1,5 @@
 // Runs wherever the client runs: browsers, Node 20+, Bun, Deno and Workers (a fetch Response's body stream and TextDecoder).
+import { raceAbort } from './race-abort.ts';
 
 /** An answer's body as text, or how far past the bound it was found to be. */
 export type BoundedText =
@@ -30,23 +31,13 @@ export async function readBoundedText(response: Response, maxBytes: number, sign
   }
   if (response.body === null) return { ok: true, text: '' };
   const reader = response.body.getReader();
-  // A body whose stream the signal does not reach (a `fetch` option that did not pass it on) is stopped here.
-  let stop: (() => void) | undefined;
-  const stopped =
-    signal === undefined
-      ? undefined
-      : new Promise<never>((_, reject) => {
-          stop = () => reject(signal.reason);
-          if (signal.aborted) stop();
-          else signal.addEventListener('abort', stop, { once: true });
-        });
-  stopped?.catch(() => {});
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let bytes = 0;
   try {
     for (;;) {
-      const { done, value } = await (stopped === undefined ? reader.read() : Promise.race([reader.read(), stopped]));
+      // A body whose stream the signal does not reach (a `fetch` option that did not pass it on) is stopped here.
+      const { done, value } = await (signal === undefined ? reader.read() : raceAbort(reader.read(), signal));
       if (done) break;
       bytes += value.byteLength;
       if (bytes > maxBytes) {
@@ -58,8 +49,6 @@ export async function readBoundedText(response: Response, maxBytes: number, sign
   } catch (error) {
     reader.cancel().catch(() => {});
     throw error;
-  } finally {
-    if (stop !== undefined) signal?.removeEventListener('abort', stop);
   }
   parts.push(decoder.decode());
   return { ok: true, text: parts.join('') };

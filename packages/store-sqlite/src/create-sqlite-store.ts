@@ -133,6 +133,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   let insert: SqliteStatement;
   let select: SqliteStatement;
   let probe: SqliteStatement;
+  let userVersion: SqliteStatement;
   try {
     // First of all: with no busy timeout, a second process opening the file
     // fails at once with "database is locked". Waiting inside the call is
@@ -150,6 +151,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     // schema and then asks to write, and SQLite does not wait when a read must
     // become a write: a process that started at the same moment as another
     // (PLANT_STORE_WORKERS) failed at once with "database is locked".
+    userVersion = db.prepare('PRAGMA user_version');
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
@@ -161,8 +163,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       // A write even when the table is there: where the file could not be opened for writing (its permissions, a
       // read-only disk), SQLite opens it for reading alone, and that connection would fail every create for its
       // whole life, however soon the file can be written again. So the open fails instead, and is tried again.
-      const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: bigint | number }).user_version);
-      db.exec(`PRAGMA user_version = ${version}`);
+      rewriteUserVersion(db, userVersion);
       db.exec('COMMIT');
     } catch (error) {
       rollback(db);
@@ -179,7 +180,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
-  const userVersion = db.prepare('PRAGMA user_version');
   // The file as opened; a path that cannot be checked (":memory:", Deno
   // without read permission) is not watched.
   const opened = identityOf(path);
@@ -332,8 +332,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     }
     try {
       if (write) {
-        const version = Number((userVersion.get() as { user_version: bigint | number }).user_version);
-        db.exec(`PRAGMA user_version = ${version}`);
+        rewriteUserVersion(db, userVersion);
         commit.run();
       } else {
         rollback(db);
@@ -492,4 +491,13 @@ async function switchToWal(db: SqliteConnection, busyTimeoutMs: number): Promise
       await new Promise<void>((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }
   }
+}
+
+/**
+ * Rewrites the header's `user_version` with its own value, read with `userVersion`: one page, the smallest write
+ * there is, which fails where the connection or the disk takes no writes.
+ */
+function rewriteUserVersion(db: SqliteConnection, userVersion: SqliteStatement): void {
+  const version = Number((userVersion.get() as { user_version: bigint | number }).user_version);
+  db.exec(`PRAGMA user_version = ${version}`);
 }
