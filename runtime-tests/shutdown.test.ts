@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { runtime, RUNTIMES, spawnServer } from './runtimes.ts';
 import { commandOf, isRunning, processTree } from './support/process-memory.ts';
 
+/** A pause between the parts of a request the tests send: where a request is in flight, no event of the server's says so. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // Every standalone server drains; on workerd, its node:http front does.
 describe('graceful shutdown on SIGTERM', () => {
   it.each(RUNTIMES.map((runtime) => [runtime.name, runtime] as const))('%s finishes the request in flight, then exits 0', async (name, runtime) => {
     const server = await spawnServer(runtime, 'working', { PLANT_STORE_ACCESS_LOG: 'on' });
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // Half the body, then the signal, then the rest: the request is in flight throughout. The rest comes after the
     // drain's grace (500 ms), so that the answer is the last thing the process does.
     const response = await send(server.baseUrl, {
@@ -36,7 +38,6 @@ describe('graceful shutdown on SIGTERM', () => {
     '%s cuts an upload still in flight when the drain times out, and exits 0 then, not at the 30 s request deadline',
     async (_name, runtime) => {
       const server = await spawnServer(runtime, 'working');
-      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       let signalledAt = 0;
       let trickling = true;
       const upload = send(server.baseUrl, {

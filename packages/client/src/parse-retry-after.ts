@@ -1,12 +1,12 @@
 // Runs wherever the client runs: browsers, Node 20+, Bun, Deno and Workers (plain data, no runtime API).
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 // RFC 9110 §5.6.7: the three forms a recipient reads. Groups: day, month, year, hour, minute, second.
 const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
-const RFC_850 = new RegExp(`^(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const RFC_850 = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
 // Groups: month, day, hour, minute, second, year.
 const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 const FIFTY_YEARS_MS = 50 * 365.25 * 24 * 3600 * 1000;
@@ -23,11 +23,11 @@ export function parseHttpDate(text: string, now: number = Date.now()): number | 
   let fields: string[];
   let twoDigitYear = false;
   let match = IMF_FIXDATE.exec(text);
-  if (match !== null) fields = match.slice(2, 8);
+  if (match !== null) fields = match.slice(1, 7);
   else if ((match = RFC_850.exec(text)) !== null) {
-    fields = match.slice(2, 8);
+    fields = match.slice(1, 7);
     twoDigitYear = true;
-  } else if ((match = ASCTIME.exec(text)) !== null) fields = [match[3]!, match[2]!, match[7]!, match[4]!, match[5]!, match[6]!];
+  } else if ((match = ASCTIME.exec(text)) !== null) fields = [match[2]!, match[1]!, match[6]!, match[3]!, match[4]!, match[5]!];
   else return undefined;
   const [day, , year, hour, minute, second] = fields.map((field) => Number(field.trim())) as [number, number, number, number, number, number];
   const month = MONTHS.indexOf(fields[1]!);
