@@ -287,6 +287,7 @@ async function withBare<T>(name: 'Bun' | 'Deno', env: Record<string, string>, us
 describe('runtime quirks the server works around are still there (packages/server/src/*/QUIRKS.md)', () => {
   // Each canary waits on Bun's timers, on its own connections or its own process: they wait side by side.
   describe.concurrent('Bun', () => {
+    const tlsDirectory = temporaryDirectories('plant-store-quirk-tls-');
     let server: SpawnedServer;
     let version: string;
     beforeAll(async () => {
@@ -308,7 +309,7 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
 
     it('bun-reload-keeps-tls: a server reloaded with another certificate still serves the first one to new connections', async () => {
-      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-tls-')());
+      const authority = createTestAuthority(tlsDirectory());
       const [first, second] = [authority.leaf('first'), authority.leaf('second')];
       const { code, stdout, stderr } = await runToExit(runtime('Bun').binary, [TLS_RELOAD_SCRIPT], {
         cwd: tmpdir(),
@@ -385,6 +386,8 @@ describe('runtime quirks the server works around are still there (packages/serve
   // One after another: the HTTP/2 canary's attack, whose memory it measures, runs in this process, and a fresh-clone
   // run with the Deno canaries side by side saw it reach +57 MiB, short of its +60 (+69 to +126 alone).
   describe('Deno', () => {
+    const httpsDirectory = temporaryDirectories('plant-store-quirk-https-');
+    const http2Directory = temporaryDirectories('plant-store-quirk-http2-');
     let server: SpawnedServer;
     let version: string;
     beforeAll(async () => {
@@ -396,7 +399,7 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
 
     it('deno-https-two-step-stalls: after an answer ended once the request body is in, node:https serves no other request on the connection', async () => {
-      const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-https-')());
+      const authority = createTestAuthority(httpsDirectory());
       const pair = authority.leaf('localhost');
       const { code, stdout, stderr } = await runToExit(runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTPS_TWO_STEP_SCRIPT], {
         cwd: tmpdir(),
@@ -414,7 +417,7 @@ describe('runtime quirks the server works around are still there (packages/serve
       async () => {
         // The same bare server on Node 24 reaches +22 to +26 MiB under the same attack and keeps that; on Deno 2.9.6
         // it reached +69 to +126 MiB during the attack and held +99 to +236 once the attackers were gone.
-        const authority = createTestAuthority(temporaryDirectories('plant-store-quirk-http2-')());
+        const authority = createTestAuthority(http2Directory());
         const pair = authority.leaf('localhost');
         const bare = await spawnListening('bare Deno node:http2', runtime('Deno').binary, ['run', '--allow-net', '--allow-env', '--allow-read', HTTP2_SCRIPT], {
           QUIRK_CERT: pair.certPath,

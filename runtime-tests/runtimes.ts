@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE_TOKEN, type ConformanceScenario, type RunningTarget } from '@plant-store/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -171,10 +171,13 @@ export async function spawnServer(
   // A directory of its own, where the default store keeps its data (and its
   // working directory, outside the project): every server starts with no
   // plants, and nothing is left behind; or `shared`, which outlives it, for
-  // servers that must share or find plants again.
+  // servers that must share or find plants again. It is also the server's
+  // TMPDIR, so that what it puts there (miniflare's files under workerd) goes
+  // with it even when the server is killed.
   const data = shared ?? mkdtempSync(join(tmpdir(), 'plant-store-server-'));
   const clean = () => {
-    if (shared === undefined) rmSync(data, { recursive: true, force: true });
+    // Retried: a process of the server's group killed as it ended may still be writing there for a moment.
+    if (shared === undefined) rmSync(data, { recursive: true, force: true, maxRetries: 5 });
   };
   const args = scenario === 'working' ? runtime.production : runtime.fixture;
   const server = await spawnListening(
@@ -185,12 +188,21 @@ export async function spawnServer(
       PLANT_STORE_TOKENS: CONFORMANCE_TOKEN,
       PLANT_STORE_ACCESS_LOG: 'off',
       CONFORMANCE_SCENARIO: scenario,
+      TMPDIR: data,
       ...env,
     },
     data,
   ).catch((error: unknown) => {
     clean();
     throw error;
+  });
+  // A test that stops the server itself (a signal, then `exited`) never calls close(): the directory goes at its exit.
+  void server.exited.then(() => {
+    try {
+      clean();
+    } catch {
+      // close() cleans again, and says why if it still cannot.
+    }
   });
   return {
     ...server,
@@ -334,9 +346,14 @@ export function runToExit(
 
 /**
  * A function making new temporary directories named `prefix…` (their real
- * paths, as a server prints them), all removed after the file's tests.
+ * paths, as a server prints them), all removed after the file's tests. Called
+ * where hooks are registered (a file's or a describe's body): inside a test,
+ * its `afterAll` would never run and the directories would stay behind.
  */
 export function temporaryDirectories(prefix: string): () => string {
+  if (expect.getState().currentTestName !== undefined) {
+    throw new Error(`temporaryDirectories('${prefix}') is called inside a test, whose afterAll never runs: call it in the file's or a describe's body`);
+  }
   const made: string[] = [];
   afterAll(() => {
     for (const directory of made.splice(0)) rmSync(directory, { recursive: true, force: true });
