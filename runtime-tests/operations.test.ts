@@ -175,6 +175,26 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       expect(server.output()).not.toContain(CONFORMANCE_TOKEN);
     });
 
+    it('logs each path as the request is routed, the same on every runtime: no dot segments, and no scheme, host or password of an absolute-form target', async () => {
+      const targets = [
+        ['/a/../readyz', 'routed-dots', '/readyz'],
+        ['/%2e/healthz', 'routed-encoded-dot', '/healthz'],
+        ['http://user:hunter2@example.com/healthz?x=1', 'routed-absolute', '/healthz'],
+      ] as const;
+      for (const [target, id] of targets) {
+        const result = await rawExchange(server.baseUrl, [`GET ${target} HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`]);
+        expect(parseResponses(result.received)[0]?.status, target).toBe(200);
+      }
+      await waitFor(server, (output) => targets.every(([, id]) => output.includes(id)));
+      const access = jsonLines(server);
+      for (const [target, id, path] of targets)
+        expect(
+          access.find((line) => line['requestId'] === id),
+          target,
+        ).toMatchObject({ method: 'GET', path, status: 200 });
+      expect(server.output()).not.toContain('hunter2');
+    });
+
     it.skipIf(name === 'Bun')('logs a protocol refusal as JSON, with the id its answer carries', async () => {
       const result = await rawExchange(server.baseUrl, [
         'POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',

@@ -14,6 +14,7 @@ export { parseInt64Literal } from './domain/parse-int64-literal.ts';
 export { parseNewPlant } from './domain/parse-new-plant.ts';
 export { PendingBody } from './exchange/pending-body.ts';
 export { isRequestId, MAX_REQUEST_ID_LENGTH, requestIdOf } from './exchange/request-id.ts';
+export { routePath } from './exchange/route-path.ts';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_STORE_TIMEOUT_MS } from './exchange/exchange-settings.ts';
 export { StoreTimeoutError } from './domain/with-timeout.ts';
 export { ErrorSchema, INT64_MAX, INT64_MIN, Int64Schema, NewPlantSchema, PlantSchema } from './domain/schemas.ts';

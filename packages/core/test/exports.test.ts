@@ -98,6 +98,7 @@ describe('@plant-store/core', () => {
       'parseTraceparent',
       'readBearerCredential',
       'requestIdOf',
+      'routePath',
       'staticTokens',
       'summarizeRepeats',
     ]);

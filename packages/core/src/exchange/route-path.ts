@@ -19,7 +19,12 @@ const ABSOLUTE_FORM_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
  *   `..` never climbs above the root.
  *
  * Nothing else is decoded (`/%70lants` stays as it is), and any other target
- * (`*`, `plants`) is returned as it is, to match no route.
+ * (`*`, `plants`) is returned as it is, to match no route. The standalone
+ * servers' logs write it as a request's `path`, so that they say the same on
+ * every runtime and never repeat an absolute-form target's user or password.
+ *
+ * @example
+ * routePath('http://user:secret@example.com/a/../plants?x=1'); // '/plants'
  */
 export function routePath(target: string): string {
   if (isPlainPath(target)) return target;

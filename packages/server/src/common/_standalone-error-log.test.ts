@@ -34,6 +34,15 @@ describe('standaloneErrorLog', () => {
     });
   });
 
+  it("json: the path as the request is routed, without an absolute-form target's scheme, host and password", () => {
+    const written = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const absolute = { ...request, url: 'http://user:hunter2@example.com/a/../plants?x=1' };
+    standaloneErrorLog('json')(new Error('boom'), { ...context, request: absolute });
+    const line = written.mock.calls[0]![0] as string;
+    expect(line).not.toContain('hunter2');
+    expect(JSON.parse(line)).toMatchObject({ path: '/plants' });
+  });
+
   it('json: the trace id of a valid traceparent', () => {
     const written = vi.spyOn(console, 'error').mockImplementation(() => {});
     const traced = { ...request, header: (name: string) => (name === 'traceparent' ? '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' : undefined) };

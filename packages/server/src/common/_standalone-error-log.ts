@@ -1,5 +1,5 @@
 // Runs in every standalone server (Node, Bun, Deno, workerd's launcher): standard error only.
-import { parseTraceparent, summarizeRepeats, type ErrorContext } from '@plant-store/core';
+import { parseTraceparent, routePath, summarizeRepeats, type ErrorContext } from '@plant-store/core';
 import { jsonLogLine } from './_json-log-line.ts';
 import type { LogFormat } from './log-format.ts';
 
@@ -43,14 +43,13 @@ function writeText({ error, context }: Logged): void {
 
 function writeJson({ error, context }: Logged): void {
   const { method, url } = context.request;
-  const query = url.indexOf('?');
   console.error(
     jsonLogLine('error', {
       msg: 'plant-store: unexpected error',
       requestId: requestIdOf(context) ?? null,
       traceId: context.traceId ?? parseTraceparent(context.request.header('traceparent'))?.traceId ?? null,
       method,
-      path: query < 0 ? url : url.slice(0, query),
+      path: routePath(url),
       kind: context.kind,
       error: describe(error, 0),
     }),

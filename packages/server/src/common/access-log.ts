@@ -1,8 +1,13 @@
 // Runs in every standalone server (Node, Bun, Deno, workerd's front and its Worker): plain strings and a timer.
-/** One access-log line: method, path (no query, which may hold secrets), status, milliseconds. */
+import { routePath } from '@plant-store/core';
+
+/**
+ * One access-log line: method, path as the request is routed (no query, which
+ * may hold secrets, and no scheme or host of an absolute-form target, which may
+ * hold a password: the same on every runtime), status, milliseconds.
+ */
 export function accessLogLine(method: string, url: string, status: number, milliseconds: number): string {
-  const query = url.indexOf('?');
-  return `${method} ${query < 0 ? url : url.slice(0, query)} ${status} ${milliseconds.toFixed(1)}ms`;
+  return `${method} ${routePath(url)} ${status} ${milliseconds.toFixed(1)}ms`;
 }
 
 /** Where a standalone server's access-log lines go; see {@link batchLines}. */

@@ -20,6 +20,15 @@ describe('formatAccessLog', () => {
     expect(new Date(parsed['time'] as string).toISOString()).toBe(parsed['time']);
   });
 
+  it('writes the path as the request is routed, the same on every runtime: no scheme or host (nor a password in it), no dot segments', () => {
+    const entry = { method: 'GET', url: 'http://user:hunter2@example.com/a/../healthz?x=1', status: 200, ms: 1 } as const;
+    expect(formatAccessLog('text')(entry)).toBe('GET /healthz 200 1.0ms');
+    const line = formatAccessLog('json')(entry);
+    expect(line).not.toContain('hunter2');
+    expect(JSON.parse(line)).toMatchObject({ path: '/healthz' });
+    expect(JSON.parse(formatAccessLog('json')({ ...entry, url: '/%2e/plants' }))).toMatchObject({ path: '/plants' });
+  });
+
   it('json: null for what is not known (a refusal of a request whose head was not read)', () => {
     expect(JSON.parse(formatAccessLog('json')({ method: undefined, url: undefined, status: 431, ms: 0.04 }))).toMatchObject({
       requestId: null,
