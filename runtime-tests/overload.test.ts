@@ -58,6 +58,9 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
         // The admitted request finishes, and new ones are admitted again.
         expect(answer.status).toBe(200);
         await until(async () => (await readyz()).status === 200, 10_000, `${name}: /readyz ready again`);
+        // Alone, every route is answered, what the workerd front answers itself (the docs page, other methods) too.
+        expect((await send(baseUrl, { method: 'GET', path: '/docs' })).status).toBe(200);
+        expect((await send(baseUrl, { method: 'PUT', path: '/plants' })).status).toBe(405);
 
         // The rate limit: 3 creates per token per day (a window boundary crossed midway gives one more try).
         let limited: RawResponse | undefined;

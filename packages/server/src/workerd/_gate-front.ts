@@ -1,6 +1,7 @@
 // Runs on Node, in the standalone workerd launcher's front: the overload bound of the Worker behind it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OverloadGate } from '@plant-store/core';
+import type { WorkerProxy } from './_proxy-to-worker.ts';
 
 /**
  * Puts the overload gate in front of the Worker: inside a workerd request
@@ -9,17 +10,21 @@ import type { OverloadGate } from '@plant-store/core';
  * here. A request the gate refuses never reaches workerd: `answerLocally`,
  * a handler over the same gate with the Worker's routes, answers it (503
  * with code 1503 and `Retry-After`, and `/healthz` its 200), so the
- * decision stays the core's.
+ * decision stays the core's. What the proxy answers locally anyway (other
+ * methods, the docs files, a drain) goes to `answerLocally` untouched, whose
+ * core takes and gives back its place in the gate as on Node: taken here
+ * first, it would be counted twice, and refused with one other request in
+ * flight under a bound of 2.
  */
 export function gateFront(
   gate: OverloadGate,
-  passOn: (req: IncomingMessage, res: ServerResponse) => void,
+  proxy: Pick<WorkerProxy, 'handler' | 'answersLocally'>,
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    if (gate.enter() !== undefined) return answerLocally(req, res);
+    if (proxy.answersLocally(req) || gate.enter() !== undefined) return answerLocally(req, res);
     // 'close' comes once per response, answered or cut.
     res.once('close', () => gate.leave());
-    passOn(req, res);
+    proxy.handler(req, res);
   };
 }

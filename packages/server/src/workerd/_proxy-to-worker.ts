@@ -58,6 +58,8 @@ export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
 /** A `node:http` handler that hands each request to the Worker behind it, and how to let go of its connections. */
 export interface WorkerProxy {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Whether {@link handler} gives the request to `answerLocally` rather than to the Worker. */
+  answersLocally(req: IncomingMessage): boolean;
   close(): void;
 }
 
@@ -87,10 +89,11 @@ export function proxyToWorker(
 ): WorkerProxy {
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   const host = `${upstream.host}:${upstream.port}`;
+  // Draining (the front stopped listening), the local handler answers as the Worker would on
+  // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
+  const answersLocally = (req: IncomingMessage) => !WORKER_METHODS.has(req.method ?? '') || isServerClosing(req) || (docs && isDocsRequest(req));
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    // Draining (the front stopped listening), the local handler answers as the Worker would on
-    // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
-    if (!WORKER_METHODS.has(req.method ?? '') || isServerClosing(req) || (docs && isDocsRequest(req))) return answerLocally(req, res);
+    if (answersLocally(req)) return answerLocally(req, res);
     const headers: string[] = [];
     const raw = req.rawHeaders;
     const named = connectionOptions(req.headers.connection);
@@ -224,7 +227,7 @@ export function proxyToWorker(
       forward(body);
     });
   };
-  return { handler, close: () => agent.destroy() };
+  return { handler, answersLocally, close: () => agent.destroy() };
 }
 
 /**

@@ -144,7 +144,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // The docs files are answered here as well, by the same core and options as the Worker's (see isDocsRequest).
   const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES, config.docs);
   const running = await serveNodeHttp(
-    gate === undefined ? proxy.handler : gateFront(gate, proxy.handler, local),
+    gate === undefined ? proxy.handler : gateFront(gate, proxy, local),
     {
       host: config.host,
       port: config.port,
