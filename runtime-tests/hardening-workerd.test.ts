@@ -130,6 +130,33 @@ describe('the standalone workerd server over raw sockets', () => {
     expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
   });
 
+  it.runIf(linux)(
+    'answers 503 (1501) to what a stopped workerd (SIGSTOP) holds once the 15 s answer timeout passes, and serves again, with its plants, once it runs',
+    { timeout: 60_000 },
+    async () => {
+      const id = ++nextId;
+      expect(await createOnce(id, 'before')).toEqual([200, '{"name":"before"}']);
+      const pid = workerdPid();
+      const waiting = ++nextId;
+      process.kill(pid, 'SIGSTOP');
+      try {
+        const started = performance.now();
+        const [created, ready] = await Promise.all([createOnce(waiting, 'waiting'), send(server.baseUrl, { method: 'GET', path: '/readyz' })]);
+        const waited = performance.now() - started;
+        expect([created[0], JSON.parse(created[1]).error]).toEqual([503, 1501]);
+        expect([ready.status, JSON.parse(ready.body).error]).toEqual([503, 1501]);
+        // Not before the timeout: a workerd that is only slow (its store's own 5 s bound) is waited for.
+        expect(waited).toBeGreaterThanOrEqual(14_000);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      await expect.poll(() => createOnce(id, 'before'), { timeout: 10_000 }).toEqual([200, '{"name":"before"}']);
+      // The create answered 503 may have been stored meanwhile: sent again, it is 200 either way.
+      expect(await createOnce(waiting, 'waiting')).toEqual([200, '{"name":"waiting"}']);
+      expect(workerdPid()).toBe(pid);
+    },
+  );
+
   it.runIf(linux && prlimit)('keeps serving, with its plants, when one client opens more connections than the server has descriptors', async () => {
     const id = ++nextId;
     expect(await createOnce(id, 'kept')).toEqual([200, '{"name":"kept"}']);

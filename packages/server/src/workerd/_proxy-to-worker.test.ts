@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseResponses, rawExchange } from '@plant-store/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectionOptions, isDocsRequest, originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
 
 // proxyToWorker against a plain node:http server standing in for workerd,
@@ -120,6 +120,26 @@ describe('proxyToWorker', () => {
     expect(response?.headers['x-request-id']).toBeDefined();
     dead.close();
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('answers 503 (1501) with the Error body when the Worker takes longer than the answer timeout, and cuts its request', async () => {
+    // A stand-in that takes every request and never answers, as a stopped workerd (SIGSTOP) would.
+    let cut = 0;
+    const stopped = createServer((req) => req.socket.on('close', () => cut++));
+    const waiting = proxyToWorker({ host: '127.0.0.1', port: await listen(stopped) }, () => {}, MAX, false, 300);
+    const server = createServer(waiting.handler);
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    const started = performance.now();
+    const create = 'POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
+    const [response] = parseResponses((await rawExchange(url, [create], 5_000)).received);
+    expect(response?.status).toBe(503);
+    expect(JSON.parse(response!.body)).toMatchObject({ error: 1501 });
+    // Not before the timeout (timers may fire a little early on some platforms, never 100 ms).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(200);
+    // The request to the stand-in is cut.
+    await vi.waitFor(() => expect(cut).toBe(1), { timeout: 5_000 });
+    waiting.close();
+    await Promise.all([server, stopped].map((each) => new Promise((resolve) => each.close(resolve))));
   });
 
   it('sends a request again on a new connection when a kept-alive one closes as it is taken, a body declared too large included', async () => {

@@ -49,7 +49,17 @@ const MAX_RETRIES = 2;
 /** At most this many connections to workerd: a flood of clients waits here, it cannot exhaust workerd's descriptors. */
 const MAX_UPSTREAM_CONNECTIONS = 256;
 
-/** The answer when workerd cannot be reached (it is being started again) or fails mid-answer. */
+/**
+ * How long the front waits for the Worker's whole answer, from the moment it
+ * has the request's whole body: past every bound the Worker keeps by itself
+ * (a JWKS fetch of 5 s, then the store's 5 to 7.5 s), so that only a workerd
+ * that has stopped running (SIGSTOP, a host frozen in a debugger, a
+ * scheduler starving it) meets it. Its requests are then answered
+ * {@link WORKER_UNAVAILABLE} rather than never.
+ */
+export const WORKER_ANSWER_TIMEOUT_MS = 15_000;
+
+/** The answer when workerd cannot be reached (it is being started again), fails mid-answer, or does not answer in time. */
 export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
   'storage-unavailable',
   'the Worker did not answer; retrying with the same id, name and tag is safe',
@@ -80,12 +90,16 @@ export interface WorkerProxy {
  * @param maxBodyBytes The Worker's body limit: at most one byte more is passed on ({@link gatherBody}).
  * @param docs Whether the Worker serves the API reference page: its files are then answered by
  *   `answerLocally` too ({@link isDocsRequest}), from the one copy the core keeps of each.
+ * @param answerTimeoutMs How long the Worker may take to answer a request whose body it has
+ *   ({@link WORKER_ANSWER_TIMEOUT_MS}); past it, the request to workerd is cut and the client
+ *   answered 503 (1501).
  */
 export function proxyToWorker(
   upstream: { readonly host: string; readonly port: number },
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
   maxBodyBytes: number,
   docs = false,
+  answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS,
 ): WorkerProxy {
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   const host = `${upstream.host}:${upstream.port}`;
@@ -127,12 +141,23 @@ export function proxyToWorker(
     // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
     // since node:http2's compatibility response has no `destroyed` to say so.
     let gone = false;
+    // Whether the Worker took longer than answerTimeoutMs: its request is cut, and what it still says is not heard.
+    let late = false;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
     // The client went away before its answer was sent: so does the request to workerd.
     res.on('close', () => {
+      clearTimeout(deadline);
       if (res.writableFinished) return;
       gone = true;
       current?.destroy();
     });
+    const expire = () => {
+      late = true;
+      current?.destroy();
+      if (gone || res.destroyed) return;
+      if (res.headersSent) res.destroy();
+      else send(req, res, WORKER_UNAVAILABLE);
+    };
     // `headers` ends with the body's length once it is known (pushed below).
     const forward = (body: Buffer | undefined, attempt = 0) => {
       let forwarded: ClientRequest;
@@ -149,6 +174,9 @@ export function proxyToWorker(
         // A header Node's client would not send (it checks more strictly than its parser).
         return send(req, res, PROTOCOL_ERRORS['malformed-request']);
       }
+      // From the first attempt: the request's whole body is here, so only the Worker's time (and a wait for one of the
+      // connections to workerd) is counted.
+      deadline ??= setTimeout(expire, answerTimeoutMs);
       forwarded.on('response', (answer) => {
         const out: string[] = [];
         const back = answer.rawHeaders;
@@ -173,14 +201,17 @@ export function proxyToWorker(
           size += chunk.length;
         });
         answer.on('error', () => {
+          clearTimeout(deadline);
+          if (late) return;
           if (res.headersSent) res.destroy();
           else send(req, res, WORKER_UNAVAILABLE);
         });
         answer.on('end', () => {
+          clearTimeout(deadline);
           // Refused from its declared length, the request still owes workerd a body: that
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
-          if (gone || res.destroyed) return;
+          if (late || gone || res.destroyed) return;
           const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
           // connection: the answer says so (docs/contract.md, "Pipelining"). An answer the Worker gave to a request
@@ -199,6 +230,8 @@ export function proxyToWorker(
         });
       });
       forwarded.on('error', () => {
+        // Cut at the deadline, whose answer is sent already.
+        if (late) return;
         if (res.headersSent) return res.destroy();
         // A kept-alive connection workerd closed as it was taken (it closes one after
         // answering a request whose body it did not read): the request never reached the
@@ -206,6 +239,7 @@ export function proxyToWorker(
         // request that did arrive is safe to send twice; one refused from its declared
         // length carries no body and stores nothing, so it is sent again alike.
         if (forwarded.reusedSocket && attempt < MAX_RETRIES && !gone && !res.destroyed) return forward(body, attempt + 1);
+        clearTimeout(deadline);
         send(req, res, WORKER_UNAVAILABLE);
       });
       current = forwarded;
