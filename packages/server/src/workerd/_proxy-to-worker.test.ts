@@ -126,7 +126,7 @@ describe('proxyToWorker', () => {
     // A stand-in that takes every request and never answers, as a stopped workerd (SIGSTOP) would.
     let cut = 0;
     const stopped = createServer((req) => req.socket.on('close', () => cut++));
-    const waiting = proxyToWorker({ host: '127.0.0.1', port: await listen(stopped) }, () => {}, MAX, false, 300);
+    const waiting = proxyToWorker({ host: '127.0.0.1', port: await listen(stopped) }, () => {}, MAX, { answerTimeoutMs: 300 });
     const server = createServer(waiting.handler);
     const url = `http://127.0.0.1:${await listen(server)}`;
     const started = performance.now();

@@ -2,9 +2,10 @@
 // (record and deletion set: workerd/QUIRKS.md, workerd-http-server).
 import { Agent, request, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { asksToUpgrade, endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
-import { errorResponse, PROTOCOL_ERRORS, requestIdOf, type PlantResponse } from '@plant-store/core';
+import { errorResponse, PROTOCOL_ERRORS, requestIdOf, routePath, type PlantResponse } from '@plant-store/core';
 import { recordRequestId } from '../node-http/_request-ids.ts';
 import { CLOSE_MARK, FRONT_MARK } from './_front-marks.ts';
+import { mergeExpositions } from './_merge-expositions.ts';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`, answered here: neither
@@ -65,6 +66,27 @@ export const WORKER_UNAVAILABLE: PlantResponse = errorResponse(
   'the Worker did not answer; retrying with the same id, name and tag is safe',
 );
 
+/** Options of {@link proxyToWorker}. */
+export interface ProxyOptions {
+  /**
+   * Whether the Worker serves the API reference page: its files are then answered by
+   * `answerLocally` too ({@link isDocsRequest}), from the one copy the core keeps of each.
+   */
+  readonly docs?: boolean;
+  /**
+   * How long the Worker may take to answer a request whose body the front has
+   * ({@link WORKER_ANSWER_TIMEOUT_MS}); past it, the request to workerd is cut and the client
+   * answered 503 (1501).
+   */
+  readonly answerTimeoutMs?: number;
+  /**
+   * What `answerLocally` counted, as Prometheus text, when it counts: a scrape of the Worker's
+   * `/metrics` that it answers 200 gets it added ({@link mergeExpositions}), so that the scrape
+   * counts every answer of the server.
+   */
+  readonly frontMetrics?: () => string;
+}
+
 /** A `node:http` handler that hands each request to the Worker behind it, and how to let go of its connections. */
 export interface WorkerProxy {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -88,19 +110,14 @@ export interface WorkerProxy {
  * them as the Worker would, and as the handler drains on Node.
  *
  * @param maxBodyBytes The Worker's body limit: at most one byte more is passed on ({@link gatherBody}).
- * @param docs Whether the Worker serves the API reference page: its files are then answered by
- *   `answerLocally` too ({@link isDocsRequest}), from the one copy the core keeps of each.
- * @param answerTimeoutMs How long the Worker may take to answer a request whose body it has
- *   ({@link WORKER_ANSWER_TIMEOUT_MS}); past it, the request to workerd is cut and the client
- *   answered 503 (1501).
  */
 export function proxyToWorker(
   upstream: { readonly host: string; readonly port: number },
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
   maxBodyBytes: number,
-  docs = false,
-  answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS,
+  options: ProxyOptions = {},
 ): WorkerProxy {
+  const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics } = options;
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   const host = `${upstream.host}:${upstream.port}`;
   // Draining (the front stopped listening), the local handler answers as the Worker would on
@@ -137,6 +154,9 @@ export function proxyToWorker(
     const peer = req.socket.remoteAddress;
     if (peer !== undefined) for (const name of PEER_HEADERS) headers.push(name, peer);
     headers.push(FRONT_MARK, '1');
+    // A scrape of the metrics, whose answer gets the front's counts added: asked with GET, also for a HEAD, whose
+    // Content-Length is then that of the whole scrape.
+    const scrape = frontMetrics !== undefined && isMetricsRequest(req);
     let current: ClientRequest | undefined;
     // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
     // since node:http2's compatibility response has no `destroyed` to say so.
@@ -166,7 +186,7 @@ export function proxyToWorker(
           agent,
           host: upstream.host,
           port: upstream.port,
-          method: req.method,
+          method: scrape ? 'GET' : req.method,
           path: originForm(req.url ?? '/'),
           headers: headers as unknown as OutgoingHttpHeaders,
         });
@@ -212,7 +232,12 @@ export function proxyToWorker(
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
           if (late || gone || res.destroyed) return;
-          const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          let whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          if (scrape && answer.statusCode === 200) {
+            whole = Buffer.from(mergeExpositions(whole.toString('utf8'), frontMetrics()));
+            const length = out.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-length');
+            if (length >= 0) out[length + 1] = String(whole.length);
+          }
           // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
           // connection: the answer says so (docs/contract.md, "Pipelining"). An answer the Worker gave to a request
           // passed on before the front began stopping keeps its connection: the next request on it is answered by
@@ -275,6 +300,11 @@ export function isDocsRequest(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const target = originForm(req.url ?? '/');
   return target === '/docs' || target.startsWith('/docs/') || target.startsWith('/docs?');
+}
+
+/** Whether the request asks for the metrics (`GET` or `HEAD` of `/metrics`, as routed). */
+function isMetricsRequest(req: IncomingMessage): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && routePath(originForm(req.url ?? '/')) === '/metrics';
 }
 
 /**

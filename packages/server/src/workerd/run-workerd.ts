@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
-import { createOverloadGate, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
+import { createOverloadGate, createPlantMetrics, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
 import { explainListenError } from '../common/_explain-listen-error.ts';
@@ -139,10 +139,19 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // It records the id of each answer for the front's access log, as serve() does on Node.
   // With the overload bounds, it also answers what the gate refuses, over the same gate.
   const gate = config.overload === undefined ? undefined : createOverloadGate(config.overload);
-  const localOptions = standaloneHandlerOptions(config, { store: createMemoryStore(), authenticate: config.authenticate });
+  // What it answers itself is counted here and added to the Worker's scrape, so that /metrics counts every answer, as on Node.
+  const frontMetrics = config.metrics ? createPlantMetrics() : undefined;
+  const localOptions = standaloneHandlerOptions(config, {
+    store: createMemoryStore(),
+    authenticate: config.authenticate,
+    ...(frontMetrics === undefined ? {} : { metrics: frontMetrics }),
+  });
   const local = createNodeHandlerWithIds(gate === undefined ? localOptions : { ...localOptions, overload: gate }, recordRequestId);
   // The docs files are answered here as well, by the same core and options as the Worker's (see isDocsRequest).
-  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES, config.docs);
+  const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES, {
+    docs: config.docs,
+    ...(frontMetrics === undefined ? {} : { frontMetrics: () => frontMetrics.expose() }),
+  });
   const running = await serveNodeHttp(
     gate === undefined ? proxy.handler : gateFront(gate, proxy, local),
     {
