@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
+import { workerdOutlivesKilledParent } from './support/killed-parent.ts';
 
 // The standalone workerd server, spoken to over raw sockets: its node:http
 // front refuses the framing workerd's own HTTP server would mishandle, closes
@@ -15,6 +16,8 @@ import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 const linux = existsSync('/proc/self/stat');
 /** util-linux's `prlimit`, to lower workerd's file descriptor limit, where there is one. */
 const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
+/** util-linux's `setpriv`, through which the front runs workerd so that workerd ends with it. */
+const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
 
 const data = mkdtempSync(join(tmpdir(), 'plant-store-hardening-workerd-'));
 let server: SpawnedServer;
@@ -154,6 +157,18 @@ describe('the standalone workerd server over raw sockets', () => {
       // The create answered 503 may have been stored meanwhile: sent again, it is 200 either way.
       expect(await createOnce(waiting, 'waiting')).toEqual([200, '{"name":"waiting"}']);
       expect(workerdPid()).toBe(pid);
+    },
+  );
+
+  it.runIf(linux && setpriv)(
+    'ends workerd when its front is killed (SIGKILL), which miniflare alone would leave running (workerd-outlives-front)',
+    async () => {
+      const ranOn = await workerdOutlivesKilledParent(runtime('workerd').binary, runtime('workerd').production, {
+        cwd: data,
+        env: { PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: CONFORMANCE_TOKEN, PLANT_STORE_DATABASE_URL: 'memory:', TMPDIR: data },
+        ready: /listening on/,
+      });
+      expect(ranOn).toBe(false);
     },
   );
 

@@ -13,6 +13,7 @@ import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, runtimeVersion, runToExit, spawnListening, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { heldConnections } from './support/held-connections.ts';
+import { workerdOutlivesKilledParent } from './support/killed-parent.ts';
 import { childPids, commandOf, isRunning, processRssMiB } from './support/process-memory.ts';
 import { rapidReset } from './support/rapid-reset.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
@@ -125,6 +126,14 @@ const QUIRKS = {
     deletionSet:
       "packages/server/src/workerd/_workerd-v8-flags.ts and its test, the line that sets MINIFLARE_WORKERD_V8_FLAGS in src/workerd/run-workerd.ts with the sentence of its JSDoc on it, and the young-generation sentences of docs/standalone.md ('workerd behind its front'), docs/operations.md ('Memory on workerd') and docs/contract.md",
   },
+  'workerd-outlives-front': {
+    runtime: 'workerd',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream:
+      'https://github.com/cloudflare/workers-sdk/issues/9193 and #9116 (orphaned workerd processes; miniflare stops workerd only from exit hooks, which a SIGKILL never runs)',
+    deletionSet:
+      "packages/server/src/workerd/_workerd-dying-with-front.ts, the lines that set MINIFLARE_WORKERD_PATH in src/workerd/run-workerd.ts, the `shims` line of packages/server/tsup.config.ts, the test 'ends workerd when its front is killed' in runtime-tests/hardening-workerd.test.ts with runtime-tests/support/killed-parent.ts (the canary's own use of it goes with the canary), and the sentence on a killed front in docs/standalone.md ('workerd behind its front')",
+  },
 } as const satisfies Record<string, Quirk>;
 
 type QuirkName = keyof typeof QUIRKS;
@@ -232,6 +241,7 @@ const IMMEDIATE_SCRIPT = fileURLToPath(new URL('quirks/immediate-chain.ts', impo
 const TLS_RELOAD_SCRIPT = fileURLToPath(new URL('quirks/bare-tls-reload.ts', import.meta.url));
 const HTTPS_TWO_STEP_SCRIPT = fileURLToPath(new URL('quirks/bare-https-two-step.ts', import.meta.url));
 const HTTP2_SCRIPT = fileURLToPath(new URL('quirks/bare-http2-server.ts', import.meta.url));
+const MINIFLARE_SCRIPT = fileURLToPath(new URL('quirks/bare-miniflare.ts', import.meta.url));
 
 /** What immediate-chain.ts measured on `binary`: echo round trips beside a setImmediate chain and a setTimeout(0) one. */
 async function roundTripsBesideChains(binary: string, args: readonly string[]): Promise<{ immediate: number; timeout: number }> {
@@ -577,6 +587,19 @@ describe('runtime quirks the server works around are still there (packages/serve
         console.log(`workerd-d1-memory: workerd resident MiB by D1 queries, V8's defaults: ${figures}`);
         const grown = Math.max(...resident.slice(2)) - resident[1]!;
         expect(grown, gone('workerd-d1-memory', version) + `\n${figures}`).toBeGreaterThanOrEqual(15);
+      },
+    );
+
+    it.runIf(process.platform === 'linux')(
+      'workerd-outlives-front: a workerd miniflare started runs on after the process that started it is killed (SIGKILL)',
+      { timeout: 60_000 },
+      async () => {
+        const ranOn = await workerdOutlivesKilledParent(runtime('Node 24').binary, ['--disable-warning=ExperimentalWarning', MINIFLARE_SCRIPT], {
+          cwd: tmpdir(),
+          env: {},
+          ready: /^ready$/m,
+        });
+        expect(ranOn, gone('workerd-outlives-front', version)).toBe(true);
       },
     );
 

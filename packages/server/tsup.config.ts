@@ -13,6 +13,8 @@ export default defineConfig([
       'tsconfig.node.json',
     ),
     clean: false,
+    // `import.meta.url` in the CommonJS build too (workerd/_workerd-dying-with-front.ts resolves miniflare's workerd).
+    shims: true,
   },
   // The standalone entries: one file each with every dependency inside, so no
   // runtime has to resolve packages. Bun and Deno take Node's built-ins.

@@ -120,3 +120,13 @@ export function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** Whether process `pid` is there and not a zombie: one ended, whose exit nobody has collected yet, is not alive. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

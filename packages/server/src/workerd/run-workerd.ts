@@ -7,6 +7,7 @@ import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare } from 'miniflare';
 import { explainListenError } from '../common/_explain-listen-error.ts';
 import { gateFront } from './_gate-front.ts';
+import { defaultWorkerdBinary, workerdDyingWithFront } from './_workerd-dying-with-front.ts';
 import { proxyToWorker } from './_proxy-to-worker.ts';
 import { workerdV8Flags } from './_workerd-v8-flags.ts';
 import { recordRequestId } from '../node-http/_request-ids.ts';
@@ -83,6 +84,12 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
         : { description: `d1 at ${d1Dir}`, afterRestart: 'plants in D1 are kept' };
   // Left set: miniflare reads it again when it starts a workerd that died.
   process.env['MINIFLARE_WORKERD_V8_FLAGS'] = workerdV8Flags(process.env['MINIFLARE_WORKERD_V8_FLAGS']);
+  // workerd ends with the front however the front ends (workerd/QUIRKS.md, workerd-outlives-front); left set too.
+  const dying = workerdDyingWithFront(process.env['MINIFLARE_WORKERD_PATH'] || defaultWorkerdBinary());
+  if (dying !== undefined) {
+    process.env['MINIFLARE_WORKERD_PATH'] = dying.path;
+    process.on('exit', dying.remove);
+  }
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
   const miniflare = new Miniflare({
