@@ -36,13 +36,15 @@ function scrapeConfig(servers: ReadonlyMap<string, SpawnedServer>, tokenFile: st
 }
 
 /**
- * The known sequence: a PUT (405, which workerd's front answers itself), then creates: inserted, replayed, conflict,
- * 400 (invalid JSON), 401 (no token), 413 (past 1 MiB).
+ * The known sequence: a PUT (405, which workerd's front answers itself), a HEAD of the metrics (which workerd's front
+ * asks of the Worker as GET, to add its counts), then creates: inserted, replayed, conflict, 400 (invalid JSON), 401
+ * (no token), 413 (past 1 MiB).
  */
 async function sendSequence(baseUrl: string): Promise<number[]> {
   const create = (body: string, headers: Record<string, string> = HEADERS) => send(baseUrl, { path: '/plants', headers, body }).then((answer) => answer.status);
   return [
     (await send(baseUrl, { method: 'PUT', path: '/plants', headers: HEADERS, body: '{}' })).status,
+    (await send(baseUrl, { method: 'HEAD', path: '/metrics', headers: HEADERS })).status,
     await create('{"id":1,"name":"Fern"}'),
     await create('{"id":1,"name":"Fern"}'),
     await create('{"id":1,"name":"Moss"}'),
@@ -76,7 +78,7 @@ describe.skipIf(binaries === undefined)('Prometheus scraping the standalone serv
 
   it('counts exactly the creates each runtime was sent, by outcome and error code, and their durations by route, method and status', async () => {
     const statuses = await Promise.all([...servers.values()].map((server) => sendSequence(server.baseUrl)));
-    for (const seen of statuses) expect(seen).toEqual([405, 200, 200, 409, 400, 401, 413]);
+    for (const seen of statuses) expect(seen).toEqual([405, 200, 200, 200, 409, 400, 401, 413]);
     const expected = {
       'conflict 1300': 1,
       'inserted ': 1,
@@ -108,6 +110,13 @@ describe.skipIf(binaries === undefined)('Prometheus scraping the standalone serv
       );
       expect(await durations(job)).toEqual({ '200': 2, '409': 1, '400': 1, '401': 1, '413': 1 });
       expect(await durations(job, 'PUT'), job).toEqual({ '405': 1 });
+      const heads = await prometheus!.query(
+        `http_server_request_duration_seconds_count{job=${JSON.stringify(job)},http_route="/metrics",http_request_method="HEAD"}`,
+      );
+      expect(
+        heads.map(({ value }) => value[1]),
+        job,
+      ).toEqual(['1']);
       expect((await prometheus!.query(`up{job=${JSON.stringify(job)}}`)).map(({ value }) => value[1])).toEqual(['1']);
       expect((await prometheus!.query(`plant_store_draining{job=${JSON.stringify(job)}}`)).map(({ value }) => value[1])).toEqual(['0']);
     }

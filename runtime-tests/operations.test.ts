@@ -217,16 +217,26 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
     });
   });
 
-  it('answers /readyz 503 (1501) while it drains and /healthz 200; with PLANT_STORE_DOCS=off no docs page', async () => {
+  it('answers /readyz 503 (1501) while it drains, /healthz 200 and /metrics 200 with every count; with PLANT_STORE_DOCS=off no docs page', async () => {
     const server = await spawnServer(target, 'working', { PLANT_STORE_DOCS: 'off' });
     try {
       expect((await send(server.baseUrl, { method: 'GET', path: '/docs' })).status).toBe(404);
       // Kept-alive connections opened before the signal: requests on them still reach the draining server.
       const probes = new Agent({ keepAlive: true, maxSockets: 1 });
       const liveness = new Agent({ keepAlive: true, maxSockets: 1 });
+      const scrapes = new Agent({ keepAlive: true, maxSockets: 1 });
+      const authorized = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
       try {
+        const created = await send(server.baseUrl, {
+          path: '/plants',
+          headers: { ...authorized, 'content-type': 'application/json' },
+          body: '{"id":1,"name":"counted"}',
+        });
+        expect(created.status).toBe(200);
         expect((await send(server.baseUrl, { method: 'GET', path: '/readyz', agent: probes })).status).toBe(200);
         expect((await send(server.baseUrl, { method: 'GET', path: '/healthz', agent: liveness })).status).toBe(200);
+        // The scrape's own connection, opened before the signal (an answer of /metrics closes its connection).
+        expect((await send(server.baseUrl, { method: 'GET', path: '/healthz', agent: scrapes })).status).toBe(200);
         server.child.kill('SIGTERM');
         let ready: RawResponse | undefined;
         for (let attempt = 0; attempt < 20; attempt++) {
@@ -236,9 +246,15 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
         }
         expect([ready?.status, JSON.parse(ready!.body).error, ready?.headers['connection']]).toEqual([503, 1501, 'close']);
         expect((await send(server.baseUrl, { method: 'GET', path: '/healthz', agent: liveness })).status).toBe(200);
+        // A scrape while it drains counts what came before, and says it drains.
+        const scraped = await send(server.baseUrl, { method: 'GET', path: '/metrics', headers: authorized, agent: scrapes });
+        expect([scraped.status, scraped.headers['connection']]).toEqual([200, 'close']);
+        expect(scraped.body).toContain('\nplant_store_creates_total{outcome="inserted"} 1\n');
+        expect(scraped.body).toContain('\nplant_store_draining 1\n');
       } finally {
         probes.destroy();
         liveness.destroy();
+        scrapes.destroy();
       }
       expect(await server.exited).toBe(0);
     } finally {

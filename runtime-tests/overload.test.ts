@@ -34,6 +34,7 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
         const { baseUrl } = server;
         const readyz = () => send(baseUrl, { method: 'GET', path: '/readyz' });
         await until(async () => (await readyz()).status === 200, 10_000, `${name}: /readyz 200`);
+        expect((await send(baseUrl, create(OTHER_TOKEN, 30))).status).toBe(200);
         // A create whose body stops halfway is in flight until the rest comes: the bound is reached.
         const held = { ...create(CONFORMANCE_TOKEN, 1) };
         const during: RawResponse[] = [];
@@ -48,6 +49,7 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
               during.push(await readyz());
               during.push(await send(baseUrl, create(OTHER_TOKEN, 2)));
               during.push(await send(baseUrl, { method: 'GET', path: '/healthz' }));
+              during.push(await send(baseUrl, { method: 'GET', path: '/metrics', headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } }));
             },
             held.body.slice(8),
           ],
@@ -55,6 +57,9 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
         expectRefusal(during[0]!, 503, 1503);
         expectRefusal(during[1]!, 503, 1503);
         expect(during[2]!.status).toBe(200);
+        // The scrape is never refused, and counts every create of the server (on workerd, the Worker's).
+        expect(during[3]!.status).toBe(200);
+        expect(during[3]!.body).toContain('\nplant_store_creates_total{outcome="inserted"} 1\n');
         // The admitted request finishes, and new ones are admitted again.
         expect(answer.status).toBe(200);
         await until(async () => (await readyz()).status === 200, 10_000, `${name}: /readyz ready again`);

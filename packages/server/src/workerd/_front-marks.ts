@@ -9,3 +9,10 @@ export const FRONT_MARK = 'x-plant-store-front';
  * the client's connection for it and sends the mark no further.
  */
 export const CLOSE_MARK = 'x-plant-store-close';
+
+/**
+ * Set by the front on a `HEAD` of the metrics that it passes on as `GET`, to have the body it adds its own counts to
+ * (and so the `Content-Length` of the whole scrape): the Worker hands its core the request as the `HEAD` it was, so
+ * that it is counted as one.
+ */
+export const HEAD_MARK = 'x-plant-store-head';

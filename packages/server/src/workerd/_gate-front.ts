@@ -14,15 +14,19 @@ import type { WorkerProxy } from './_proxy-to-worker.ts';
  * methods, the docs files, a drain) goes to `answerLocally` untouched, whose
  * core takes and gives back its place in the gate as on Node: taken here
  * first, it would be counted twice, and refused with one other request in
- * flight under a bound of 2.
+ * flight under a bound of 2. `/healthz` and `/metrics` take no place, as in
+ * the core, and go to the Worker, whose scrape holds its counts.
  */
 export function gateFront(
   gate: OverloadGate,
-  proxy: Pick<WorkerProxy, 'handler' | 'answersLocally'>,
+  proxy: Pick<WorkerProxy, 'handler' | 'answersLocally' | 'pastOverload'>,
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    if (proxy.answersLocally(req) || gate.enter() !== undefined) return answerLocally(req, res);
+    if (proxy.answersLocally(req)) return answerLocally(req, res);
+    // Probes and scrapes take no place, as in the core: answered by the Worker whatever the load.
+    if (proxy.pastOverload(req)) return proxy.handler(req, res);
+    if (gate.enter() !== undefined) return answerLocally(req, res);
     // 'close' comes once per response, answered or cut.
     res.once('close', () => gate.leave());
     proxy.handler(req, res);

@@ -4,7 +4,7 @@ import { Agent, request, type ClientRequest, type IncomingMessage, type Outgoing
 import { asksToUpgrade, endAfterBody, isServerClosing, rawHeader } from '@plant-store/adapter-node/internal';
 import { errorResponse, PROTOCOL_ERRORS, requestIdOf, routePath, type PlantResponse } from '@plant-store/core';
 import { recordRequestId } from '../node-http/_request-ids.ts';
-import { CLOSE_MARK, FRONT_MARK } from './_front-marks.ts';
+import { CLOSE_MARK, FRONT_MARK, HEAD_MARK } from './_front-marks.ts';
 import { mergeExpositions } from './_merge-expositions.ts';
 
 /**
@@ -24,6 +24,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te'
  */
 const NOT_FROM_CLIENTS = new Set([
   FRONT_MARK,
+  HEAD_MARK,
   'proxy-authorization',
   'forwarded',
   'x-forwarded-for',
@@ -92,6 +93,11 @@ export interface WorkerProxy {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Whether {@link handler} gives the request to `answerLocally` rather than to the Worker. */
   answersLocally(req: IncomingMessage): boolean;
+  /**
+   * Whether the request is one the overload bound never refuses (`GET` or `HEAD` of `/healthz` and `/metrics`, the
+   * core's routes marked `pastOverload`): a busy process must still answer its probes and scrapes.
+   */
+  pastOverload(req: IncomingMessage): boolean;
   close(): void;
 }
 
@@ -121,8 +127,11 @@ export function proxyToWorker(
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   const host = `${upstream.host}:${upstream.port}`;
   // Draining (the front stopped listening), the local handler answers as the Worker would on
-  // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz.
-  const answersLocally = (req: IncomingMessage) => !WORKER_METHODS.has(req.method ?? '') || isServerClosing(req) || (docs && isDocsRequest(req));
+  // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz; a scrape
+  // still goes to the Worker, whose counts are most of it.
+  const answersLocally = (req: IncomingMessage) =>
+    !WORKER_METHODS.has(req.method ?? '') || (isServerClosing(req) && !isScrape(req)) || (docs && isDocsRequest(req));
+  const isScrape = (req: IncomingMessage) => frontMetrics !== undefined && routedGet(req) === '/metrics';
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (answersLocally(req)) return answerLocally(req, res);
     const headers: string[] = [];
@@ -154,9 +163,12 @@ export function proxyToWorker(
     const peer = req.socket.remoteAddress;
     if (peer !== undefined) for (const name of PEER_HEADERS) headers.push(name, peer);
     headers.push(FRONT_MARK, '1');
-    // A scrape of the metrics, whose answer gets the front's counts added: asked with GET, also for a HEAD, whose
-    // Content-Length is then that of the whole scrape.
-    const scrape = frontMetrics !== undefined && isMetricsRequest(req);
+    // A scrape of the metrics, whose answer gets the front's counts added: asked with GET, also for a HEAD (marked,
+    // so that the Worker counts a HEAD), whose Content-Length is then that of the whole scrape.
+    const scrape = isScrape(req);
+    if (scrape && req.method === 'HEAD') headers.push(HEAD_MARK, '1');
+    // A scrape that came while the front drains is answered as on Node then: on a connection that closes.
+    const scrapeWhileClosing = scrape && isServerClosing(req);
     let current: ClientRequest | undefined;
     // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
     // since node:http2's compatibility response has no `destroyed` to say so.
@@ -233,7 +245,7 @@ export function proxyToWorker(
           if (body === undefined) forwarded.destroy();
           if (late || gone || res.destroyed) return;
           let whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-          if (scrape && answer.statusCode === 200) {
+          if (scrape && frontMetrics !== undefined && answer.statusCode === 200) {
             whole = Buffer.from(mergeExpositions(whole.toString('utf8'), frontMetrics()));
             const length = out.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-length');
             if (length >= 0) out[length + 1] = String(whole.length);
@@ -242,7 +254,7 @@ export function proxyToWorker(
           // connection: the answer says so (docs/contract.md, "Pipelining"). An answer the Worker gave to a request
           // passed on before the front began stopping keeps its connection: the next request on it is answered by
           // the draining front (503, `Connection: close`), where a closed one would be refused.
-          if (closes || asksToUpgrade(req)) res.shouldKeepAlive = false;
+          if (closes || scrapeWhileClosing || asksToUpgrade(req)) res.shouldKeepAlive = false;
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {
@@ -286,7 +298,11 @@ export function proxyToWorker(
       forward(body);
     });
   };
-  return { handler, answersLocally, close: () => agent.destroy() };
+  const pastOverload = (req: IncomingMessage) => {
+    const path = routedGet(req);
+    return path === '/healthz' || path === '/metrics';
+  };
+  return { handler, answersLocally, pastOverload, close: () => agent.destroy() };
 }
 
 /**
@@ -302,9 +318,9 @@ export function isDocsRequest(req: IncomingMessage): boolean {
   return target === '/docs' || target.startsWith('/docs/') || target.startsWith('/docs?');
 }
 
-/** Whether the request asks for the metrics (`GET` or `HEAD` of `/metrics`, as routed). */
-function isMetricsRequest(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && routePath(originForm(req.url ?? '/')) === '/metrics';
+/** The path a `GET` or `HEAD` is routed by; undefined for any other method. */
+function routedGet(req: IncomingMessage): string | undefined {
+  return req.method === 'GET' || req.method === 'HEAD' ? routePath(originForm(req.url ?? '/')) : undefined;
 }
 
 /**

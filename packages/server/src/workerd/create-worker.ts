@@ -7,7 +7,7 @@ import { createRqliteStore } from '@plant-store/store-rqlite';
 import type { BuildOptions } from '../common/build-options.ts';
 import { createStandalone, type Standalone } from '../fetch/create-standalone.ts';
 import { readStandaloneConfig, type StandaloneEnv } from '../common/read-standalone-config.ts';
-import { CLOSE_MARK, FRONT_MARK } from './_front-marks.ts';
+import { CLOSE_MARK, FRONT_MARK, HEAD_MARK } from './_front-marks.ts';
 
 /** A Worker's bindings: the standalone variables and, where configured, the D1 database of its plants. */
 export interface WorkerEnv extends StandaloneEnv {
@@ -77,8 +77,12 @@ export function createWorker(build: BuildOptions = workerBuild): PlantStoreWorke
         }
       }
       if (standalone !== undefined) {
-        const answer = standalone.fetch(request, context);
-        return request.headers.has(FRONT_MARK) ? answer.then(markClose) : answer;
+        if (!request.headers.has(FRONT_MARK)) return standalone.fetch(request, context);
+        // A HEAD of the metrics the front asked as GET (HEAD_MARK): counted as the HEAD it is, its body still sent.
+        // A new request of the same URL and headers: workerd refuses one built from a GET whose (empty) body it holds.
+        const asked =
+          request.method === 'GET' && request.headers.has(HEAD_MARK) ? new Request(request.url, { method: 'HEAD', headers: request.headers }) : request;
+        return standalone.fetch(asked, context).then(markClose);
       }
       // Time stands still within a request, but moves between them.
       const now = Date.now();

@@ -182,6 +182,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
+      // As serve() says it on Node: the scrape's plant_store_draining is 1 from now on (the front's counts' is the larger).
+      frontMetrics?.setDraining(true);
       void running.close().then(() => {
         proxy.close();
         process.exit(0);
