@@ -545,6 +545,8 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
     const baseUrl = () => bare!.baseUrl;
     const d1Directory = temporaryDirectories('plant-store-quirk-d1-');
+    // Where the killed process's miniflare leaves its files, removed with the others.
+    const miniflareTemporary = temporaryDirectories('plant-store-quirk-miniflare-');
 
     it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 400 and 501', async () => {
       // Node answers 400 to both framings and to the method; the Worker never sees any of them.
@@ -596,7 +598,7 @@ describe('runtime quirks the server works around are still there (packages/serve
       async () => {
         const ranOn = await workerdOutlivesKilledParent(runtime('Node 24').binary, ['--disable-warning=ExperimentalWarning', MINIFLARE_SCRIPT], {
           cwd: tmpdir(),
-          env: {},
+          env: { TMPDIR: miniflareTemporary() },
           ready: /^ready$/m,
         });
         expect(ranOn, gone('workerd-outlives-front', version)).toBe(true);
