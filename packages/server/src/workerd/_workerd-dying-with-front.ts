@@ -1,5 +1,6 @@
 // Runs on Node, in the standalone workerd launcher's front (Linux): a workaround of a workerd quirk
 // (record and deletion set: workerd/QUIRKS.md, workerd-outlives-front).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -24,9 +25,11 @@ export interface DyingWorkerd {
  * with its parent: it ran on, holding its memory and the D1 files, beside
  * the workerd of every later start (workers-sdk#9193). The command is a
  * shell script, in a directory of its own that only this user can read,
- * that runs workerd through util-linux's `setpriv --pdeathsig KILL`.
- * Undefined where that cannot be done (not Linux, or no `setpriv`): workerd
- * then outlives a killed front, as before.
+ * that runs workerd through util-linux's `setpriv --pdeathsig KILL`; it is
+ * run once (`--version`) before it is handed over. Undefined where that
+ * cannot be done (not Linux, no `setpriv`, a temporary directory that is
+ * missing, read-only or mounted `noexec`, as /tmp often is): workerd then
+ * runs as miniflare would run it, and outlives a killed front.
  *
  * @param workerd The binary miniflare would run.
  * @example
@@ -37,11 +40,21 @@ export function workerdDyingWithFront(workerd: string): DyingWorkerd | undefined
   if (process.platform !== 'linux') return undefined;
   const setpriv = SETPRIV.find((path) => existsSync(path));
   if (setpriv === undefined) return undefined;
-  const directory = mkdtempSync(join(tmpdir(), 'plant-store-workerd-'));
-  const path = join(directory, 'workerd');
-  // exec, twice: workerd keeps the process miniflare started, its pipes (the control pipe on fd 3) and its parent.
-  writeFileSync(path, `#!/bin/sh\nexec ${shellWord(setpriv)} --pdeathsig KILL -- ${shellWord(workerd)} "$@"\n`, { mode: 0o700 });
-  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
+  let directory: string | undefined;
+  try {
+    directory = mkdtempSync(join(tmpdir(), 'plant-store-workerd-'));
+    const path = join(directory, 'workerd');
+    // exec, twice: workerd keeps the process miniflare started, its pipes (the control pipe on fd 3) and its parent.
+    writeFileSync(path, `#!/bin/sh\nexec ${shellWord(setpriv)} --pdeathsig KILL -- ${shellWord(workerd)} "$@"\n`, { mode: 0o700 });
+    // A script that cannot run where it lies would leave miniflare waiting, silent, for a workerd that never starts.
+    const tried = spawnSync(path, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+    if (tried.status !== 0) throw tried.error ?? new Error(`${path} --version exited with ${tried.status}`);
+    const made = directory;
+    return { path, remove: () => rmSync(made, { recursive: true, force: true }) };
+  } catch {
+    if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+    return undefined;
+  }
 }
 
 /**
