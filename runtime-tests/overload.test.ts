@@ -60,6 +60,8 @@ describe.concurrent('the overload bound and the rate limit, per runtime', () => 
         // The scrape is never refused, and counts every create of the server (on workerd, the Worker's).
         expect(during[3]!.status).toBe(200);
         expect(during[3]!.body).toContain('\nplant_store_creates_total{outcome="inserted"} 1\n');
+        // In flight: the held create, its body still arriving, and the scrape itself.
+        expect(during[3]!.body).toContain('\nhttp_server_active_requests 2\n');
         // The admitted request finishes, and new ones are admitted again.
         expect(answer.status).toBe(200);
         await until(async () => (await readyz()).status === 200, 10_000, `${name}: /readyz ready again`);

@@ -125,6 +125,8 @@ export function proxyToWorker(
 ): WorkerProxy {
   const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics } = options;
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
+  // Requests whose body the front is still gathering: begun, and in no count of the Worker's yet.
+  let gathering = 0;
   const host = `${upstream.host}:${upstream.port}`;
   // Draining (the front stopped listening), the local handler answers as the Worker would on
   // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz; a scrape
@@ -246,7 +248,9 @@ export function proxyToWorker(
           if (late || gone || res.destroyed) return;
           let whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           if (scrape && frontMetrics !== undefined && answer.statusCode === 200) {
-            whole = Buffer.from(mergeExpositions(whole.toString('utf8'), frontMetrics()));
+            // The requests still arriving at the front are in flight too, as the core counts them on Node.
+            const arriving = `# HELP http_server_active_requests\n# TYPE http_server_active_requests gauge\nhttp_server_active_requests ${gathering}\n`;
+            whole = Buffer.from(mergeExpositions(mergeExpositions(whole.toString('utf8'), frontMetrics()), arriving));
             const length = out.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-length');
             if (length >= 0) out[length + 1] = String(whole.length);
           }
@@ -290,7 +294,17 @@ export function proxyToWorker(
       return forward(undefined);
     }
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+    // In flight here, not yet in the Worker's count, until its body is whole (or its client gone).
+    gathering++;
+    let gathered = false;
+    const bodyIn = () => {
+      if (gathered) return;
+      gathered = true;
+      gathering--;
+    };
+    res.once('close', bodyIn);
     gatherBody(req, maxBodyBytes, (body) => {
+      bodyIn();
       // Over HTTP/2 a stream's body ends when the stream closes, reset by its client or cut by the request timeout
       // (408): what came of it is not the client's whole body, and is not sent on.
       if (gone || res.headersSent || (req as { aborted?: boolean }).aborted === true) return;
