@@ -39,6 +39,25 @@ describe('createPostgresStore', () => {
     }
   });
 
+  it('fails at once, rather than never, a create whose stored row another program wrote in a form it cannot read', async () => {
+    const store = await createPostgresStore({ url: database.url, table: 'foreign_rows', statementTimeoutMs: 60_000 });
+    try {
+      const postgres = (await import('postgres')).default;
+      const sql = postgres(database.url, { onnotice: () => {} });
+      // The documented shape, but a name stored as plain text, not as a JSON string.
+      await sql`INSERT INTO foreign_rows (id, name) VALUES (1, 'Fern')`;
+      await sql.end();
+      const started = performance.now();
+      await expect(store.insertIfAbsent(1n, { name: 'Fern' })).rejects.toThrow(SyntaxError);
+      // Long before the store's own timer (60 s here): the row is read in the same turn as the statement's answer.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      // The other creates of a batch are answered as ever.
+      expect(await store.insertIfAbsent(2n, { name: 'Moss' })).toEqual({ status: 'inserted' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('migrates idempotently, also when instances start at once', async () => {
     const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStore({ url: database.url, table: 'shared' })));
     expect(await stores[0]!.insertIfAbsent(1n, { name: 'one' })).toEqual({ status: 'inserted' });

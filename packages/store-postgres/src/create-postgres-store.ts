@@ -284,7 +284,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const settle = (pending: Pending, answer: () => void) => {
     if (pending.settled) return;
     pending.settled = true;
-    answer();
+    try {
+      answer();
+    } catch (error) {
+      // What the answer is made of could not be read (a row another program wrote, its name no JSON string): the
+      // create fails now, as it would have no other answer.
+      pending.reject(error);
+    }
   };
 
   /** Answers the waiting creates whose deadline has passed, and wakes up again for the next one. */
