@@ -427,6 +427,68 @@ describe('SQLite: a damaged file', () => {
   }
 });
 
+describe('SQLite: a table of that name the store cannot use, made by another program', () => {
+  const TABLES = {
+    // REAL affinity: 9007199254740993 and 9007199254740992 would be one row.
+    'id REAL': 'CREATE TABLE plants (id REAL PRIMARY KEY, name TEXT NOT NULL, tag TEXT)',
+    'a NOT NULL column the store does not write': 'CREATE TABLE plants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT, owner TEXT NOT NULL)',
+  };
+  for (const name of ['Node 22', 'Bun', 'Deno']) {
+    it(`${name}: the start is refused in one line naming the table and why; exit 1`, async () => {
+      for (const [what, create] of Object.entries(TABLES)) {
+        const dir = directory();
+        mkdirSync(join(dir, '.plant-store'));
+        const file = join(dir, '.plant-store', 'plants.db');
+        execFileSync(
+          node22,
+          [
+            '--input-type=module',
+            '-e',
+            `import { DatabaseSync } from 'node:sqlite'; new DatabaseSync(${JSON.stringify(file)}).exec(${JSON.stringify(create)});`,
+          ],
+          {
+            stdio: 'ignore',
+          },
+        );
+        const target = runtime(name);
+        const { code, stdout, stderr } = await runToExit(target.binary, target.production, {
+          cwd: dir,
+          env: { PORT: '0', PLANT_STORE_TOKENS: CONFORMANCE_TOKEN },
+        });
+        expect(code, what).toBe(1);
+        expect(
+          (stdout + stderr).split('\n').filter((line) => line.startsWith('plant-store')),
+          what,
+        ).toEqual([
+          expect.stringMatching(
+            /the SQLite file \S+plants\.db has a table plants the store cannot use \((its id column is REAL, which rounds ids|its column owner is NOT NULL with no default, and the store writes only id, name and tag)\)/,
+          ),
+        ]);
+      }
+    });
+  }
+
+  it("the store's own table, and one with a TEXT id or a column with a default, are used (Node 24, in this process)", async () => {
+    const { createSqliteStore } = await import('@plant-store/store-sqlite');
+    const { DatabaseSync } = await import('node:sqlite');
+    for (const create of [
+      undefined,
+      'CREATE TABLE plants (id TEXT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)',
+      "CREATE TABLE plants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT, owner TEXT NOT NULL DEFAULT 'plant-store')",
+    ]) {
+      const file = join(directory(), 'plants.db');
+      if (create !== undefined) new DatabaseSync(file).exec(create);
+      const store = await createSqliteStore({ path: file });
+      try {
+        expect(await store.insertIfAbsent(9007199254740993n, { name: 'A' })).toEqual({ status: 'inserted' });
+        expect(await store.insertIfAbsent(9007199254740992n, { name: 'A' })).toEqual({ status: 'inserted' });
+      } finally {
+        await store.close();
+      }
+    }
+  });
+});
+
 describe.skipIf(!canMountFaultFs())(
   `SQLite: a store opened while its file cannot be written (FUSE; the store in this process, Node 24)${canMountFaultFs() ? '' : ` (skipped: ${INSTALL_FAULT_FS})`}`,
   () => {

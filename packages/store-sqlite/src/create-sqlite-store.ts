@@ -113,8 +113,10 @@ const nextTurn: (callback: () => void) => void =
  * turns lone surrogates into U+FFFD and some drivers cut it at U+0000; ids
  * are `INTEGER PRIMARY KEY`, exact over the whole int64 range.
  *
- * @throws Error on Node 20, which has no built-in SQLite, and for a file that
- *   cannot be opened or written.
+ * @throws Error on Node 20, which has no built-in SQLite, for a file that
+ *   cannot be opened or written, and for a table of that name already there
+ *   that cannot hold the plants exactly (an `id` of REAL affinity, a `NOT
+ *   NULL` column the store does not write).
  * @example
  * const store = await createSqliteStore({ path: 'plants.db' });
  */
@@ -160,6 +162,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         tag TEXT,
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
       )`);
+      // A table of that name made by something else is used only if the store's creates can be written to it exactly.
+      const unfit = unfitTable(db, table);
+      if (unfit !== undefined) {
+        throw new Error(`the SQLite file ${path} has a table ${table} the store cannot use (${unfit}); move the file away, or give the store another table`);
+      }
       // A write even when the table is there: where the file could not be opened for writing (its permissions, a
       // read-only disk), SQLite opens it for reading alone, and that connection would fail every create for its
       // whole life, however soon the file can be written again. So the open fails instead, and is tried again.
@@ -444,6 +451,26 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       db.close();
     },
   };
+}
+
+/**
+ * Why a `table` already in the file (made by another program, or by hand)
+ * cannot hold the store's plants, or undefined when it can: an `id` column
+ * of REAL affinity rounds ids past 2^53 (two ids would be one plant), and a
+ * `NOT NULL` column with no default that the store does not write fails
+ * every create. What the store's own `CREATE TABLE` makes passes.
+ */
+function unfitTable(db: SqliteConnection, table: string): string | undefined {
+  // One row a question: the statements of every runtime's SQLite give their first row alike.
+  const id = db.prepare(`SELECT type FROM pragma_table_info('${table}') WHERE name = 'id'`).get() as { type: string } | undefined;
+  // SQLite's affinity rules, in their order (https://sqlite.org/datatype3.html, 3.1): INT, then CHAR, CLOB or TEXT,
+  // then BLOB or no type, then REAL, FLOA or DOUB.
+  const type = id?.type.toUpperCase() ?? '';
+  if (!/INT|CHAR|CLOB|TEXT|BLOB/.test(type) && /REAL|FLOA|DOUB/.test(type)) return `its id column is ${id!.type}, which rounds ids`;
+  const unwritten = db
+    .prepare(`SELECT name FROM pragma_table_info('${table}') WHERE name NOT IN ('id', 'name', 'tag') AND "notnull" = 1 AND dflt_value IS NULL LIMIT 1`)
+    .get() as { name: string } | undefined;
+  return unwritten === undefined ? undefined : `its column ${unwritten.name} is NOT NULL with no default, and the store writes only id, name and tag`;
 }
 
 /**
