@@ -19,16 +19,18 @@ import type { WorkerProxy } from './_proxy-to-worker.ts';
  */
 export function gateFront(
   gate: OverloadGate,
-  proxy: Pick<WorkerProxy, 'handler' | 'answersLocally' | 'pastOverload'>,
+  proxy: Pick<WorkerProxy, 'sort' | 'pass'>,
   answerLocally: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    if (proxy.answersLocally(req)) return answerLocally(req, res);
+    // Sorted here, once, and handed on: the proxy does not look its route up again.
+    const route = proxy.sort(req);
+    if (route === 'local') return answerLocally(req, res);
     // Probes and scrapes take no place, as in the core: answered by the Worker whatever the load.
-    if (proxy.pastOverload(req)) return proxy.handler(req, res);
+    if (route !== 'worker') return proxy.pass(req, res, route);
     if (gate.enter() !== undefined) return answerLocally(req, res);
     // 'close' comes once per response, answered or cut.
     res.once('close', () => gate.leave());
-    proxy.handler(req, res);
+    proxy.pass(req, res, route);
   };
 }

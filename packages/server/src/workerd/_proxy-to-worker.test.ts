@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseResponses, rawExchange } from '@plant-store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectionOptions, isDocsRequest, originForm, proxyToWorker, type WorkerProxy } from './_proxy-to-worker.ts';
+import { connectionOptions, isDocsRequest, originForm, proxyToWorker, type FrontRoute, type WorkerProxy } from './_proxy-to-worker.ts';
 
 // proxyToWorker against a plain node:http server standing in for workerd,
 // which writes back what reached it, over real sockets.
@@ -176,6 +176,55 @@ describe('proxyToWorker', () => {
     // What workerd refuses itself, percent-encoded: < > " anywhere, ` in the path.
     expect(originForm('/pl<ants?a<b>"c"`')).toBe('/pl%3Cants?a%3Cb%3E%22c%22`');
     expect(originForm('/plants`{}|^')).toBe('/plants%60{}|^');
+  });
+});
+
+describe('WorkerProxy.sort', () => {
+  // What isServerClosing reads: the request's server, no longer listening once the front drains.
+  const request = (method: string, url: string, closing = false) =>
+    ({ method, url, socket: { server: { listening: !closing } } }) as unknown as IncomingMessage;
+  const sorted = (options: Parameters<typeof proxyToWorker>[3], requests: Array<[string, string, boolean?]>): FrontRoute[] => {
+    const sorting = proxyToWorker({ host: '127.0.0.1', port: 1 }, () => {}, MAX, options);
+    try {
+      return requests.map(([method, url, closing]) => sorting.sort(request(method, url, closing)));
+    } finally {
+      sorting.close();
+    }
+  };
+
+  it('sends methods the Worker has no route for, the docs files and, draining, all but a counted scrape to answerLocally', () => {
+    expect(
+      sorted({ docs: true, frontMetrics: () => '' }, [
+        ['PUT', '/plants'],
+        ['M-SEARCH', '*'],
+        ['GET', '/docs/a.css'],
+        ['HEAD', 'http://h/docs'],
+        ['GET', '/docs/../metrics'],
+      ]),
+    ).toEqual(Array(5).fill('local'));
+    expect(
+      sorted({ frontMetrics: () => '' }, [
+        ['POST', '/plants', true],
+        ['GET', '/healthz', true],
+        ['GET', '/metrics', true],
+        ['HEAD', '/metrics?x', true],
+      ]),
+    ).toEqual(['local', 'local', 'scrape', 'scrape']);
+    // With nothing counted here, a scrape is the Worker's alone, and answered locally like the rest while draining.
+    expect(sorted({}, [['GET', '/metrics', true]])).toEqual(['local']);
+  });
+
+  it('lets probes and scrapes, by their routed path, past the overload bound, and the rest under it', () => {
+    const requests: Array<[string, string]> = [
+      ['GET', '/healthz'],
+      ['HEAD', 'http://h/metrics'],
+      ['GET', '/x/../metrics?y'],
+      ['POST', '/plants'],
+      ['OPTIONS', '/metrics'],
+      ['GET', '/docs'],
+    ];
+    expect(sorted({}, requests)).toEqual(['probe', 'probe', 'probe', 'worker', 'worker', 'worker']);
+    expect(sorted({ frontMetrics: () => '' }, requests)).toEqual(['probe', 'scrape', 'scrape', 'worker', 'worker', 'worker']);
   });
 });
 

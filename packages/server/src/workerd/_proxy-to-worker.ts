@@ -88,16 +88,33 @@ export interface ProxyOptions {
   readonly frontMetrics?: () => string;
 }
 
+/**
+ * Where the front sends a request, as {@link WorkerProxy.sort} finds it once
+ * on its arrival, from one route lookup:
+ * - `local`: to `answerLocally` (methods no route of the Worker has, the docs
+ *   files when the Worker serves them, anything but a scrape once the front
+ *   drains);
+ * - `scrape`: to the Worker, past the overload bound, with the front's counts
+ *   added to its answer (`GET` or `HEAD` of `/metrics` when the front counts);
+ * - `probe`: to the Worker, past the overload bound (`GET` or `HEAD` of
+ *   `/healthz`, and of `/metrics` when the front counts nothing), the core's
+ *   routes marked `pastOverload`: a busy process must still answer its probes
+ *   and scrapes;
+ * - `worker`: to the Worker, under the overload bound.
+ */
+export type FrontRoute = 'local' | 'scrape' | 'probe' | 'worker';
+
 /** A `node:http` handler that hands each request to the Worker behind it, and how to let go of its connections. */
 export interface WorkerProxy {
+  /** Sorts each request ({@link sort}) and passes it on ({@link pass}). */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Whether {@link handler} gives the request to `answerLocally` rather than to the Worker. */
-  answersLocally(req: IncomingMessage): boolean;
+  /** Where the request goes ({@link FrontRoute}): read once, as it arrives. */
+  sort(req: IncomingMessage): FrontRoute;
   /**
-   * Whether the request is one the overload bound never refuses (`GET` or `HEAD` of `/healthz` and `/metrics`, the
-   * core's routes marked `pastOverload`): a busy process must still answer its probes and scrapes.
+   * Sends the request where `route`, what {@link sort} gave for it as it arrived, says: for a front that
+   * sorts each request itself first (the overload gate), so that none is sorted twice.
    */
-  pastOverload(req: IncomingMessage): boolean;
+  pass(req: IncomingMessage, res: ServerResponse, route: FrontRoute): void;
   close(): void;
 }
 
@@ -128,14 +145,23 @@ export function proxyToWorker(
   // Requests whose body the front is still gathering: begun, and in no count of the Worker's yet.
   let gathering = 0;
   const host = `${upstream.host}:${upstream.port}`;
-  // Draining (the front stopped listening), the local handler answers as the Worker would on
-  // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz; a scrape
-  // still goes to the Worker, whose counts are most of it.
-  const answersLocally = (req: IncomingMessage) =>
-    !WORKER_METHODS.has(req.method ?? '') || (isServerClosing(req) && !isScrape(req)) || (docs && isDocsRequest(req));
-  const isScrape = (req: IncomingMessage) => frontMetrics !== undefined && routedGet(req) === '/metrics';
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (answersLocally(req)) return answerLocally(req, res);
+  const sort = (req: IncomingMessage): FrontRoute => {
+    const method = req.method ?? '';
+    if (!WORKER_METHODS.has(method)) return 'local';
+    // Draining (the front stopped listening), the local handler answers as the Worker would on
+    // Node: 503 (1501) with `Connection: close` to creates and /readyz, 200 to /healthz; a scrape
+    // still goes to the Worker, whose counts are most of it.
+    if (method !== 'GET' && method !== 'HEAD') return isServerClosing(req) ? 'local' : 'worker';
+    const target = originForm(req.url ?? '/');
+    // The docs files by their target, as isDocsRequest reads them, whatever path it routes to.
+    if (docs && isDocsTarget(target)) return 'local';
+    const path = routePath(target);
+    if (path === '/metrics' && frontMetrics !== undefined) return 'scrape';
+    if (isServerClosing(req)) return 'local';
+    return path === '/healthz' || path === '/metrics' ? 'probe' : 'worker';
+  };
+  const pass = (req: IncomingMessage, res: ServerResponse, route: FrontRoute) => {
+    if (route === 'local') return answerLocally(req, res);
     const headers: string[] = [];
     const raw = req.rawHeaders;
     const named = connectionOptions(req.headers.connection);
@@ -167,7 +193,7 @@ export function proxyToWorker(
     headers.push(FRONT_MARK, '1');
     // A scrape of the metrics, whose answer gets the front's counts added: asked with GET, also for a HEAD (marked,
     // so that the Worker counts a HEAD), whose Content-Length is then that of the whole scrape.
-    const scrape = isScrape(req);
+    const scrape = route === 'scrape';
     if (scrape && req.method === 'HEAD') headers.push(HEAD_MARK, '1');
     // A scrape that came while the front drains is answered as on Node then: on a connection that closes.
     const scrapeWhileClosing = scrape && isServerClosing(req);
@@ -312,11 +338,7 @@ export function proxyToWorker(
       forward(body);
     });
   };
-  const pastOverload = (req: IncomingMessage) => {
-    const path = routedGet(req);
-    return path === '/healthz' || path === '/metrics';
-  };
-  return { handler, answersLocally, pastOverload, close: () => agent.destroy() };
+  return { handler: (req, res) => pass(req, res, sort(req)), sort, pass, close: () => agent.destroy() };
 }
 
 /**
@@ -327,14 +349,12 @@ export function proxyToWorker(
  * copies that reading each answer from workerd would make.
  */
 export function isDocsRequest(req: IncomingMessage): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const target = originForm(req.url ?? '/');
-  return target === '/docs' || target.startsWith('/docs/') || target.startsWith('/docs?');
+  return (req.method === 'GET' || req.method === 'HEAD') && isDocsTarget(originForm(req.url ?? '/'));
 }
 
-/** The path a `GET` or `HEAD` is routed by; undefined for any other method. */
-function routedGet(req: IncomingMessage): string | undefined {
-  return req.method === 'GET' || req.method === 'HEAD' ? routePath(originForm(req.url ?? '/')) : undefined;
+/** Whether an origin-form target ({@link originForm}) is the API reference page or one of its files. */
+function isDocsTarget(target: string): boolean {
+  return target === '/docs' || target.startsWith('/docs/') || target.startsWith('/docs?');
 }
 
 /**

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultWorkerdBinary, workerdDyingWithFront } from './_workerd-dying-with-front.ts';
+import { defaultWorkerdBinary, setprivPath, workerdDyingWithFront } from './_workerd-dying-with-front.ts';
 
-const setpriv = process.platform === 'linux' && ['/usr/bin/setpriv', '/bin/setpriv'].some((path) => existsSync(path));
+const setpriv = process.platform === 'linux' && setprivPath() !== undefined;
 const given = process.env['TMPDIR'];
 afterEach(() => {
   if (given === undefined) delete process.env['TMPDIR'];

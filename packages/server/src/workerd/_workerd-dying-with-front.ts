@@ -9,6 +9,14 @@ import { join } from 'node:path';
 /** util-linux's `setpriv`, where Debian, Ubuntu, Fedora and Arch put it. */
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'];
 
+/**
+ * Where util-linux's `setpriv` is installed ({@link SETPRIV}), through which
+ * {@link workerdDyingWithFront} runs workerd; undefined where it is not.
+ */
+export function setprivPath(): string | undefined {
+  return SETPRIV.find((path) => existsSync(path));
+}
+
 /** A command that runs workerd as {@link workerdDyingWithFront} says, and how to remove it. */
 export interface DyingWorkerd {
   /** The command's path, for `MINIFLARE_WORKERD_PATH`. */
@@ -38,7 +46,7 @@ export interface DyingWorkerd {
  */
 export function workerdDyingWithFront(workerd: string): DyingWorkerd | undefined {
   if (process.platform !== 'linux') return undefined;
-  const setpriv = SETPRIV.find((path) => existsSync(path));
+  const setpriv = setprivPath();
   if (setpriv === undefined) return undefined;
   let directory: string | undefined;
   try {
