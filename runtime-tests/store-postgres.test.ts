@@ -84,3 +84,116 @@ describe('createPostgresStore', () => {
     await expect(createPostgresStore({ url: database.url, table: 'plants; drop table x' })).rejects.toThrow(TypeError);
   });
 });
+
+describe('createPostgresStore: a table of that name the store cannot use, made by another program', () => {
+  /** Runs `statements` on the test database with a connection of the test's own. */
+  async function run(statements: string): Promise<void> {
+    const postgres = (await import('postgres')).default;
+    const sql = postgres(database.url, { onnotice: () => {} });
+    try {
+      await sql.unsafe(statements);
+    } finally {
+      await sql.end();
+    }
+  }
+
+  const KEYLESS = "its id column has no primary key or unique index of its own (immediate, without WHERE), which the store's INSERT … ON CONFLICT (id) needs";
+  // Each fails every create, or some, while the database answers: the table `t` is made as written.
+  const UNFIT: Record<string, readonly [create: string, reason: string]> = {
+    'an integer id': [
+      'CREATE TABLE t (id integer PRIMARY KEY, name text NOT NULL, tag text)',
+      'its id column is integer, which does not hold every int64 id exactly; the store needs bigint',
+    ],
+    'a numeric id with decimals': [
+      'CREATE TABLE t (id numeric(20,2) PRIMARY KEY, name text NOT NULL, tag text)',
+      'its id column is numeric(20,2), which does not hold every int64 id exactly; the store needs bigint',
+    ],
+    'an id without a key': ['CREATE TABLE t (id bigint NOT NULL, name text NOT NULL, tag text)', KEYLESS],
+    'an id keyed with the name': ['CREATE TABLE t (id bigint, name text, tag text, PRIMARY KEY (id, name))', KEYLESS],
+    'a deferrable key': ['CREATE TABLE t (id bigint PRIMARY KEY DEFERRABLE, name text NOT NULL, tag text)', KEYLESS],
+    'an id GENERATED ALWAYS': [
+      'CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text NOT NULL, tag text)',
+      'its id column is GENERATED ALWAYS AS IDENTITY, which refuses the ids the store writes',
+    ],
+    'no tag column': ['CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL)', 'it has no tag column'],
+    'a name of limited length': [
+      'CREATE TABLE t (id bigint PRIMARY KEY, name varchar(100) NOT NULL, tag text)',
+      'its name column is character varying(100), which does not hold every name; the store needs text, with no length limit',
+    ],
+    'a NOT NULL tag': [
+      "CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text NOT NULL DEFAULT '')",
+      'its tag column is NOT NULL, and a plant without a tag has a NULL tag',
+    ],
+    'a NOT NULL column the store does not write': [
+      'CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, owner text NOT NULL)',
+      'its column owner is NOT NULL with no default, and the store writes only id, name and tag',
+    ],
+  };
+  let made = 0;
+  for (const [what, [create, reason]] of Object.entries(UNFIT)) {
+    it(`refuses at start, in one line naming the table and why, a table with ${what}`, async () => {
+      const table = `unfit_${++made}`;
+      await run(create.replace('TABLE t', `TABLE ${table}`));
+      const start = createPostgresStore({ url: database.url, table });
+      // A start that succeeds (the code before this check) is closed, and fails the test below.
+      void start.then((store) => store.close()).catch(() => {});
+      await expect(start).rejects.toThrow(
+        new Error(`the database has a table public.${table} the store cannot use (${reason}); rename it, or give the store another table`),
+      );
+    });
+  }
+
+  it('reads the table its statements use, through the search_path: one in another schema is the one refused', async () => {
+    await run(`CREATE SCHEMA elsewhere;
+      CREATE TABLE elsewhere.shadowed (id integer PRIMARY KEY, name text NOT NULL, tag text);
+      CREATE TABLE public.shadowed (id bigint PRIMARY KEY, name text NOT NULL, tag text)`);
+    const store = await createPostgresStore({ url: database.url, table: 'shadowed' });
+    try {
+      expect(await store.insertIfAbsent(9223372036854775807n, { name: 'public' })).toEqual({ status: 'inserted' });
+    } finally {
+      await store.close();
+    }
+    await expect(createPostgresStore({ url: `${database.url}?search_path=elsewhere`, table: 'shadowed' })).rejects.toThrow(
+      'the database has a table elsewhere.shadowed the store cannot use (its id column is integer,',
+    );
+  });
+
+  it('uses its own table, and one with an extra nullable column, a column with a default, unbounded varchar, another collation or a numeric id', async () => {
+    const ACCEPTED = [
+      undefined,
+      'CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, created_at timestamptz NOT NULL DEFAULT now())',
+      'CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, note text)',
+      "CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, owner text NOT NULL DEFAULT 'plant-store', serial bigserial, seen bigint GENERATED ALWAYS AS (id % 7) STORED)",
+      'CREATE TABLE t (id bigint NOT NULL UNIQUE, name varchar, tag varchar, row_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY)',
+      'CREATE TABLE t (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, name text COLLATE "C" NOT NULL, tag text COLLATE "POSIX")',
+      'CREATE TABLE t (id numeric PRIMARY KEY, name text NOT NULL, tag text)',
+      'CREATE TABLE t (id numeric(19) PRIMARY KEY, name text NOT NULL, tag text)',
+    ];
+    for (const create of ACCEPTED) {
+      const table = `fit_${++made}`;
+      if (create !== undefined) await run(create.replace('TABLE t', `TABLE ${table}`));
+      const store = await createPostgresStore({ url: database.url, table });
+      try {
+        expect(await store.insertIfAbsent(9223372036854775807n, { name: 'A', tag: 'x' }), create).toEqual({ status: 'inserted' });
+        expect(await store.insertIfAbsent(-9223372036854775808n, { name: '' }), create).toEqual({ status: 'inserted' });
+        expect(await store.insertIfAbsent(9007199254740993n, { name: 'A' }), create).toEqual({ status: 'inserted' });
+        expect(await store.insertIfAbsent(9007199254740992n, { name: 'A' }), create).toEqual({ status: 'inserted' });
+        expect(await store.insertIfAbsent(9007199254740993n, { name: 'A' }), create).toEqual({ status: 'exists', existing: { name: 'A' } });
+        expect(await store.get(9223372036854775807n), create).toEqual({ name: 'A', tag: 'x' });
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('starts four instances at once on a new table where transactions default to REPEATABLE READ', async () => {
+    const url = `${database.url}?default_transaction_isolation=repeatable%20read`;
+    const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStore({ url, table: 'repeatable_start' })));
+    try {
+      expect(await stores[1]!.insertIfAbsent(1n, { name: 'one' })).toEqual({ status: 'inserted' });
+      expect(await stores[2]!.get(1n)).toEqual({ name: 'one' });
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+});

@@ -134,6 +134,12 @@ function sentTooLate(results: readonly unknown[]): boolean {
  * through postgres.js: its cancel wedged connections and let an error of the
  * cancel connection escape unhandled.
  *
+ * @throws Error, in one line, for a database out of reach within
+ *   `connectTimeoutMs`, `target_session_attrs` before PostgreSQL 14, and a
+ *   table of that name already there that the creates cannot be written to or
+ *   read back from exactly (an id that is not bigint or has no unique key, a
+ *   `name` or `tag` missing or of limited length, a `NOT NULL` column the
+ *   store does not write).
  * @example
  * const store = await createPostgresStore({ url: process.env.PLANT_STORE_DATABASE_URL! });
  */
@@ -269,6 +275,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       migrated,
       connectTimeoutMs,
     );
+    // A table of that name made by something else is used only if the store's creates can be written to it and read
+    // back exactly. Its own transaction, after the migration's commit: under a default isolation of REPEATABLE READ
+    // the migration's snapshot predates the lock, and would not see a table another instance created meanwhile.
+    const results = (await within(
+      on(slots[0]!, (sql) => sql.unsafe(timed(migrated, () => shapeQuery(table)))),
+      migrated,
+      connectTimeoutMs,
+    )) as unknown as postgres.RowList<Column[]>[];
+    if (sentTooLate(results)) throw deadlineError(connectTimeoutMs);
+    const columns = results[1]!;
+    const unfit = unfitTable(columns);
+    if (unfit !== undefined) {
+      const where = columns[0] === undefined ? table : `${columns[0].schema}.${table}`;
+      throw new Error(`the database has a table ${where} the store cannot use (${unfit}); rename it, or give the store another table`);
+    }
   } catch (error) {
     await endAll(0);
     throw error;
@@ -448,6 +469,92 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await endAll(5);
     },
   };
+}
+
+/** One column of the store's table as {@link shapeQuery} reads it; `column` is null for a table without columns. */
+interface Column {
+  readonly schema: string;
+  readonly column: string | null;
+  /** As `format_type` writes it, e.g. `character varying(100)`. */
+  readonly type: string | null;
+  /** What it holds exactly: every int64 id, or every name and tag; null for neither. */
+  readonly holds: 'int64' | 'text' | null;
+  readonly not_null: boolean;
+  /** A default, an identity or a generation expression: a create need not write it. */
+  readonly filled: boolean;
+  readonly always_identity: boolean;
+  readonly generated: boolean;
+  /** An index that `ON CONFLICT (id)` can use as its arbiter: unique, immediate, valid, on this column alone, whole. */
+  readonly arbiter: boolean;
+}
+
+/**
+ * One plain `SELECT` of the catalog (no function of its own, no temporary
+ * object, nothing written: it runs through PgBouncer in transaction mode and
+ * under `default_transaction_read_only`) giving each column of `table` as
+ * the store's statements name it, through the `search_path`, as they do.
+ * `table` is a plain lowercase identifier.
+ */
+function shapeQuery(table: string): string {
+  // numeric's type modifier is ((precision << 16) | scale) + 4; -1 when it has neither.
+  return `SELECT n.nspname AS schema, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
+      CASE
+        WHEN a.atttypid = 'pg_catalog.int8'::regtype THEN 'int64'
+        WHEN a.atttypid = 'pg_catalog.numeric'::regtype
+          AND (a.atttypmod = -1 OR ((a.atttypmod - 4) & 65535 = 0 AND (a.atttypmod - 4) >> 16 >= 19)) THEN 'int64'
+        WHEN a.atttypid IN ('pg_catalog.text'::regtype, 'pg_catalog.varchar'::regtype) AND a.atttypmod = -1 THEN 'text'
+      END AS holds,
+      coalesce(a.attnotnull, false) AS not_null,
+      coalesce(a.atthasdef OR a.attidentity <> '', false) AS filled,
+      coalesce(a.attidentity = 'a', false) AS always_identity,
+      coalesce(a.attgenerated <> '', false) AS generated,
+      EXISTS (
+        SELECT 1 FROM pg_catalog.pg_index i
+        WHERE i.indrelid = c.oid AND i.indisunique AND i.indimmediate AND i.indisvalid
+          AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indnkeyatts = 1 AND i.indkey[0] = a.attnum
+      ) AS arbiter
+    FROM pg_catalog.pg_class c
+    JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.oid = to_regclass('"${table}"')
+    ORDER BY a.attnum`;
+}
+
+/**
+ * Why the table {@link shapeQuery} read (made by another program, or by
+ * hand) cannot hold the store's plants, or undefined when it can. Each
+ * reason fails every create, or some, while the database answers: an id
+ * that does not hold every int64 exactly, an id that `ON CONFLICT (id)`
+ * cannot use as its arbiter or that refuses the ids written to it, a `name`
+ * or `tag` that is missing or does not hold every string (a length limit),
+ * a `NOT NULL` tag, and a `NOT NULL` column with no default that the store
+ * does not write. What the store's own `CREATE TABLE` makes passes, and so
+ * do columns it does not write that are nullable or filled by the database.
+ */
+function unfitTable(columns: readonly Column[]): string | undefined {
+  if (columns.length === 0) return 'it is not there after the start created it';
+  const named = new Map(columns.filter((column) => column.column !== null).map((column) => [column.column!, column]));
+  const id = named.get('id');
+  if (id === undefined) return 'it has no id column';
+  if (id.holds !== 'int64') return `its id column is ${id.type}, which does not hold every int64 id exactly; the store needs bigint`;
+  if (id.always_identity) return 'its id column is GENERATED ALWAYS AS IDENTITY, which refuses the ids the store writes';
+  if (id.generated) return 'its id column is generated, and the store writes it';
+  if (!id.arbiter) {
+    return "its id column has no primary key or unique index of its own (immediate, without WHERE), which the store's INSERT … ON CONFLICT (id) needs";
+  }
+  for (const field of ['name', 'tag']) {
+    const column = named.get(field);
+    if (column === undefined) return `it has no ${field} column`;
+    if (column.holds !== 'text') return `its ${field} column is ${column.type}, which does not hold every ${field}; the store needs text, with no length limit`;
+    if (column.generated) return `its ${field} column is generated, and the store writes it`;
+  }
+  if (named.get('tag')!.not_null) return 'its tag column is NOT NULL, and a plant without a tag has a NULL tag';
+  for (const column of named.values()) {
+    if (column.column !== 'id' && column.column !== 'name' && column.column !== 'tag' && column.not_null && !column.filled) {
+      return `its column ${column.column} is NOT NULL with no default, and the store writes only id, name and tag`;
+    }
+  }
+  return undefined;
 }
 
 /** The first PostgreSQL major on which postgres.js 3.4.9 needs no query of its own to honour `target_session_attrs`. */
