@@ -108,6 +108,40 @@ describe('createPlantResponder', () => {
     );
   });
 
+  it('answers a sequence of requests through one responder as a new responder answers each, whatever target came before', async () => {
+    // The responder remembers the last target's route: requests for other targets, and for targets that differ by a
+    // query or a dot segment alone, must still be routed as a responder that saw none before routes them.
+    const target = fc.constantFrom(
+      '/plants',
+      '/plants?x=1',
+      '/x/../plants',
+      '/plants/',
+      '/openapi.json',
+      '/healthz',
+      '/docs',
+      '/docs/app.js',
+      '/docs/x',
+      '/docs/../plants',
+      '/nowhere',
+    );
+    const page = { html: '<!doctype html>', files: { 'app.js': { contentType: 'text/javascript', body: 'void 0' } } };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(call, target), { minLength: 1, maxLength: 12 }), async (calls) => {
+        // One store for both, so that both see the same plants; each request goes to both.
+        const shared = { ...options(false), docs: page };
+        const oneResponder = createPlantResponder(shared);
+        for (const [given, url] of calls) {
+          const method = given.method === 'PUT' ? 'GET' : given.method;
+          const kept = await answersTo(oneResponder, request({ ...given, method, url }, false));
+          // The same request again, to a responder made for it alone: the store already holds what the first created.
+          const fresh = await answersTo(createPlantResponder(shared), request({ ...given, method, url }, false));
+          expect(comparable(kept.answers[0]!), `${method} ${url}`).toStrictEqual(comparable(fresh.answers[0]!));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('answers 500 (1500) to a store that answers no InsertResult, at once or after a wait, and reports it', async () => {
     for (const answer of [undefined, Promise.resolve(undefined), Promise.resolve({ status: 'unknown' })]) {
       const errors: unknown[] = [];

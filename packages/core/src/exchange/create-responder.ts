@@ -2,7 +2,7 @@
 import { answerRoute } from './answer-route.ts';
 import { isWatch, joinWatches } from './feature.ts';
 import type { PlantRequest, PlantResponse } from './http-types.ts';
-import { answer, PlantExchange, type ExchangeSettings, type Outcome, type Respond, type Watch } from './plant-exchange.ts';
+import { answer, PlantExchange, type ExchangeSettings, type FindRoute, type Outcome, type Respond, type Route, type Watch } from './plant-exchange.ts';
 import { requestIdOf } from './request-id.ts';
 import { routePath } from './route-path.ts';
 
@@ -20,10 +20,11 @@ export type PlantResponder = (request: PlantRequest, respond: Respond) => void;
  * respondTo(request, (response) => write(response));
  */
 export function createResponder(settings: ExchangeSettings): PlantResponder {
-  const { findRoute, requestIds, hooks } = settings;
+  const { requestIds, hooks } = settings;
+  const routeOf = lastRouteRemembered(settings.findRoute);
   if (hooks === undefined) {
     return function respondToPlantRequest(request, respond) {
-      const route = findRoute(routePath(request.url));
+      const route = routeOf(request.url);
       const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
       answer(new PlantExchange(settings, request, route, requestId, undefined, undefined, respond), answerRoute);
     };
@@ -33,13 +34,13 @@ export function createResponder(settings: ExchangeSettings): PlantResponder {
     // One watching feature and nothing else (metrics alone, or a tracer alone): no loop to run.
     const begin = watch[0]!;
     return function respondToPlantRequest(request, respond) {
-      const route = findRoute(routePath(request.url));
+      const route = routeOf(request.url);
       const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
       answer(new PlantExchange(settings, request, route, requestId, undefined, begin(request, route, requestId), respond), answerRoute);
     };
   }
   return function respondToPlantRequest(request, respond) {
-    const route = findRoute(routePath(request.url));
+    const route = routeOf(request.url);
     const requestId = requestIds ? requestIdOf(request.header('x-request-id')) : undefined;
     let watching: Watch | undefined;
     for (let i = 0; i < watch.length; i++) watching = joinWatches(watching, watch[i]!(request, route, requestId));
@@ -69,6 +70,25 @@ export function createResponder(settings: ExchangeSettings): PlantResponder {
 }
 
 /** The headers of one feature beside those of another, if any. */
+/**
+ * The route of a request target, the last target's remembered: a handler's
+ * requests mostly come for one target (`POST /plants`), which then costs one
+ * comparison of strings instead of a scan for dot segments and a lookup. The
+ * route depends on the target alone (routePath and the route finder keep no
+ * state), so remembering it changes no answer.
+ */
+function lastRouteRemembered(findRoute: FindRoute): (target: string) => Route | undefined {
+  let lastTarget: string | undefined;
+  let lastRoute: Route | undefined;
+  return (target) => {
+    if (target === lastTarget) return lastRoute;
+    const route = findRoute(routePath(target));
+    lastTarget = target;
+    lastRoute = route;
+    return route;
+  };
+}
+
 function withAdded(
   added: Readonly<Record<string, string>> | undefined,
   more: Readonly<Record<string, string>> | undefined,
