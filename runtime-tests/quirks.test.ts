@@ -536,17 +536,18 @@ describe('runtime quirks the server works around are still there (packages/serve
   describe('workerd', () => {
     let bare: BareWorkerd | undefined;
     let version: string;
+    const d1Directory = temporaryDirectories('plant-store-quirk-d1-');
+    // Where each miniflare keeps its files (this process's and the killed one's), removed with the others: a miniflare
+    // whose workerd died removes nothing when disposed.
+    const miniflareTemporary = temporaryDirectories('plant-store-quirk-miniflare-');
     beforeAll(async () => {
       version = runtimeVersion(runtime('workerd'));
-      bare = await startBareWorkerd();
+      bare = await startBareWorkerd(miniflareTemporary());
     });
     afterAll(async () => {
       await bare?.miniflare.dispose();
     });
     const baseUrl = () => bare!.baseUrl;
-    const d1Directory = temporaryDirectories('plant-store-quirk-d1-');
-    // Where the killed process's miniflare leaves its files, removed with the others.
-    const miniflareTemporary = temporaryDirectories('plant-store-quirk-miniflare-');
 
     it('workerd-http-server: answers malformed framing and an unknown method itself, with a plain-text 400 and 501', async () => {
       // Node answers 400 to both framings and to the method; the Worker never sees any of them.
@@ -581,7 +582,7 @@ describe('runtime quirks the server works around are still there (packages/serve
       "workerd-d1-memory: with V8's defaults, workerd grows by at least 15 MiB past its size at 20,000 queries through a D1 binding, by 50,000",
       { timeout: 120_000 },
       async () => {
-        const resident = await residentOverD1Queries(d1Directory(), 5);
+        const resident = await residentOverD1Queries(d1Directory(), miniflareTemporary(), 5);
         const figures = resident.map((each, batch) => `${(batch + 1) * 10}k ${each.toFixed(0)}`).join(', ');
         // The most it held after 20,000, not its size at 50,000: a sample can come just after a full collection
         // (seen once: 498 at 20,000, 526 at 40,000, 507 at 50,000). Seen: +26 to +51 MiB; with run-workerd.ts's
@@ -609,7 +610,7 @@ describe('runtime quirks the server works around are still there (packages/serve
       // A workerd of its own, since this one is meant to die: given 64 descriptors, then offered 200 connections.
       // The front (node:http) refuses what it cannot accept and goes on serving.
       const others = new Set(workerdChildPids());
-      const doomed = await startBareWorkerd();
+      const doomed = await startBareWorkerd(miniflareTemporary());
       const sockets: Socket[] = [];
       try {
         // Its own workerd: the one child that was not there before (the largest pid need not be the newest: pids wrap).
@@ -642,16 +643,19 @@ const D1_QUERIES_WORKER = `export default { async fetch(request, env) {
 
 /**
  * The resident memory of a bare workerd, started through miniflare with V8's default flags, after each batch of
- * 10,000 queries its Worker ran through a D1 binding kept in `directory`.
+ * 10,000 queries its Worker ran through a D1 binding kept in `directory`, miniflare keeping its own files under `temporary`.
  */
-async function residentOverD1Queries(directory: string, batches: number): Promise<number[]> {
+async function residentOverD1Queries(directory: string, temporary: string, batches: number): Promise<number[]> {
   // miniflare hands this variable to workerd when it writes workerd's config: left out, V8's defaults.
   const given = process.env['MINIFLARE_WORKERD_V8_FLAGS'];
   const others = new Set(workerdChildPids());
   let miniflare: Miniflare | undefined;
   try {
     delete process.env['MINIFLARE_WORKERD_V8_FLAGS'];
-    miniflare = new Miniflare({ modules: true, script: D1_QUERIES_WORKER, compatibilityDate: '2026-07-01', d1Databases: ['DB'], d1Persist: directory });
+    miniflare = inTemporary(
+      temporary,
+      () => new Miniflare({ modules: true, script: D1_QUERIES_WORKER, compatibilityDate: '2026-07-01', d1Databases: ['DB'], d1Persist: directory }),
+    );
     await miniflare.ready;
     const [pid, ...more] = workerdChildPids().filter((each) => !others.has(each));
     expect({ pid, more }).toEqual({ pid: expect.any(Number), more: [] });
@@ -677,7 +681,23 @@ interface BareWorkerd {
   readonly baseUrl: string;
 }
 
-async function startBareWorkerd(): Promise<BareWorkerd> {
+/**
+ * `make()`, with the temporary directory `os.tmpdir()` gives it (miniflare takes its own there when it is made) set to
+ * `temporary`, then restored.
+ */
+function inTemporary<T>(temporary: string, make: () => T): T {
+  const given = process.env['TMPDIR'];
+  process.env['TMPDIR'] = temporary;
+  try {
+    return make();
+  } finally {
+    if (given === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = given;
+  }
+}
+
+/** A bare workerd whose miniflare keeps its files under `temporary`. */
+async function startBareWorkerd(temporary: string): Promise<BareWorkerd> {
   const options: MiniflareOptions & { handleRuntimeStdio(stdout: Readable, stderr: Readable): void } = {
     host: '127.0.0.1',
     port: 0,
@@ -696,7 +716,7 @@ async function startBareWorkerd(): Promise<BareWorkerd> {
       },
     ],
   };
-  const miniflare = new Miniflare(options);
+  const miniflare = inTemporary(temporary, () => new Miniflare(options));
   await miniflare.ready;
   return { miniflare, baseUrl: (await miniflare.unsafeGetDirectURL('bare')).href };
 }
