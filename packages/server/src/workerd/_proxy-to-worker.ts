@@ -195,8 +195,6 @@ export function proxyToWorker(
     // so that the Worker counts a HEAD), whose Content-Length is then that of the whole scrape.
     const scrape = route === 'scrape';
     if (scrape && req.method === 'HEAD') headers.push(HEAD_MARK, '1');
-    // A scrape that came while the front drains is answered as on Node then: on a connection that closes.
-    const scrapeWhileClosing = scrape && isServerClosing(req);
     let current: ClientRequest | undefined;
     // Whether the client went away (or its stream was reset) before its answer was sent: kept here,
     // since node:http2's compatibility response has no `destroyed` to say so.
@@ -281,10 +279,10 @@ export function proxyToWorker(
             if (length >= 0) out[length + 1] = String(whole.length);
           }
           // A request that asked to upgrade is answered, not upgraded, and node:http reads nothing more on its
-          // connection: the answer says so (docs/contract.md, "Pipelining"). An answer the Worker gave to a request
-          // passed on before the front began stopping keeps its connection: the next request on it is answered by
-          // the draining front (503, `Connection: close`), where a closed one would be refused.
-          if (closes || scrapeWhileClosing || asksToUpgrade(req)) res.shouldKeepAlive = false;
+          // connection: the answer says so (docs/contract.md, "Pipelining"). An answer written while the front
+          // drains closes its connection, as on Node: kept, it held the process's exit until the keep-alive timeout
+          // (5 s after the answer), past the drain's grace, in which idle connections close.
+          if (closes || isServerClosing(req) || asksToUpgrade(req)) res.shouldKeepAlive = false;
           try {
             res.writeHead(answer.statusCode ?? 502, out);
           } catch {
