@@ -261,6 +261,37 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
       await server.close();
     }
   });
+
+  it('with PLANT_STORE_METRICS=off serves no /metrics: 404 (1200) to any method, as for a path that is no route; creates still answered', async () => {
+    const server = await spawnServer(target, 'working', { PLANT_STORE_METRICS: 'off' });
+    try {
+      const authorized = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
+      const answers: Record<string, [number, unknown]> = {};
+      for (const [method, path] of [
+        ['GET', '/metrics'],
+        ['HEAD', '/metrics'],
+        ['POST', '/metrics'],
+        ['GET', '/x/../metrics'],
+      ] as const) {
+        const answer = await send(server.baseUrl, { method, path, headers: authorized, ...(method === 'POST' ? { body: '' } : {}) });
+        answers[`${method} ${path}`] = [answer.status, method === 'HEAD' ? undefined : (JSON.parse(answer.body) as { error: number }).error];
+      }
+      expect(answers).toEqual({
+        'GET /metrics': [404, 1200],
+        'HEAD /metrics': [404, undefined],
+        'POST /metrics': [404, 1200],
+        'GET /x/../metrics': [404, 1200],
+      });
+      const created = await send(server.baseUrl, {
+        path: '/plants',
+        headers: { ...authorized, 'content-type': 'application/json' },
+        body: '{"id":7,"name":"uncounted"}',
+      });
+      expect(created.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 /** The children of a server's first process (its workers), each with a socket listening on `port`, once there are `count`; 15 s at most. */

@@ -121,6 +121,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
           PLANT_STORE_LOG_FORMAT: config.logFormat,
           PLANT_STORE_CORS_ORIGINS: config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
           PLANT_STORE_DOCS: config.docs ? 'on' : 'off',
+          PLANT_STORE_METRICS: config.metrics ? 'on' : 'off',
           // The front bounds the load (gateFront), where time passes: the Worker's own bound, past the
           // front's, never refuses, and is kept only so that its document declares the front's 503 (1503).
           PLANT_STORE_MAX_IN_FLIGHT: config.overload === undefined ? '0' : '999999999',
