@@ -474,11 +474,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 /** One column of the store's table as {@link shapeQuery} reads it; `column` is null for a table without columns. */
 interface Column {
   readonly schema: string;
+  /** The relation's `relkind`: `r` a table, `p` a partitioned table, `v` a view, `f` a foreign table… */
+  readonly kind: string;
   readonly column: string | null;
   /** As `format_type` writes it, e.g. `character varying(100)`. */
   readonly type: string | null;
-  /** What it holds exactly: every int64 id, or every name and tag; null for neither. */
-  readonly holds: 'int64' | 'text' | null;
+  /** What it holds exactly: every int64 id, or every name and tag; null for neither; `unknown` for a domain over a domain. */
+  readonly holds: 'int64' | 'text' | 'unknown' | null;
   readonly not_null: boolean;
   /** A default, an identity or a generation expression: a create need not write it. */
   readonly filled: boolean;
@@ -496,16 +498,19 @@ interface Column {
  * `table` is a plain lowercase identifier.
  */
 function shapeQuery(table: string): string {
-  // numeric's type modifier is ((precision << 16) | scale) + 4; -1 when it has neither.
-  return `SELECT n.nspname AS schema, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
+  // A column of a domain type is judged by the domain's base type and modifier, and filled by the domain's default;
+  // a domain over a domain is not judged (holds and filled unknown: accepted). numeric's type modifier is
+  // ((precision << 16) | scale) + 4; -1 when it has neither.
+  return `SELECT n.nspname AS schema, c.relkind::text AS kind, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
       CASE
-        WHEN a.atttypid = 'pg_catalog.int8'::regtype THEN 'int64'
-        WHEN a.atttypid = 'pg_catalog.numeric'::regtype
-          AND (a.atttypmod = -1 OR ((a.atttypmod - 4) & 65535 = 0 AND (a.atttypmod - 4) >> 16 >= 19)) THEN 'int64'
-        WHEN a.atttypid IN ('pg_catalog.text'::regtype, 'pg_catalog.varchar'::regtype) AND a.atttypmod = -1 THEN 'text'
+        WHEN b.typtype = 'd' THEN 'unknown'
+        WHEN b.oid = 'pg_catalog.int8'::regtype THEN 'int64'
+        WHEN b.oid = 'pg_catalog.numeric'::regtype
+          AND (m.typmod = -1 OR ((m.typmod - 4) & 65535 = 0 AND (m.typmod - 4) >> 16 >= 19)) THEN 'int64'
+        WHEN b.oid IN ('pg_catalog.text'::regtype, 'pg_catalog.varchar'::regtype) AND m.typmod = -1 THEN 'text'
       END AS holds,
       coalesce(a.attnotnull, false) AS not_null,
-      coalesce(a.atthasdef OR a.attidentity <> '', false) AS filled,
+      coalesce(a.atthasdef OR a.attidentity <> '' OR (t.typtype = 'd' AND (t.typdefaultbin IS NOT NULL OR b.typtype = 'd')), false) AS filled,
       coalesce(a.attidentity = 'a', false) AS always_identity,
       coalesce(a.attgenerated <> '', false) AS generated,
       EXISTS (
@@ -516,6 +521,9 @@ function shapeQuery(table: string): string {
     FROM pg_catalog.pg_class c
     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
     LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    LEFT JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+    LEFT JOIN pg_catalog.pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
+    LEFT JOIN LATERAL (SELECT CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END AS typmod) m ON true
     WHERE c.oid = to_regclass('"${table}"')
     ORDER BY a.attnum`;
 }
@@ -533,10 +541,13 @@ function shapeQuery(table: string): string {
  */
 function unfitTable(columns: readonly Column[]): string | undefined {
   if (columns.length === 0) return 'it is not there after the start created it';
+  // A view (updatable, over a table with the key), a foreign table or another relation: its columns do not say what
+  // its writes meet, so it is not judged here; what fails then fails each create, as before this check.
+  if (columns[0]!.kind !== 'r' && columns[0]!.kind !== 'p') return undefined;
   const named = new Map(columns.filter((column) => column.column !== null).map((column) => [column.column!, column]));
   const id = named.get('id');
   if (id === undefined) return 'it has no id column';
-  if (id.holds !== 'int64') return `its id column is ${id.type}, which does not hold every int64 id exactly; the store needs bigint`;
+  if (id.holds !== 'int64' && id.holds !== 'unknown') return `its id column is ${id.type}, which does not hold every int64 id exactly; the store needs bigint`;
   if (id.always_identity) return 'its id column is GENERATED ALWAYS AS IDENTITY, which refuses the ids the store writes';
   if (id.generated) return 'its id column is generated, and the store writes it';
   if (!id.arbiter) {
@@ -545,7 +556,8 @@ function unfitTable(columns: readonly Column[]): string | undefined {
   for (const field of ['name', 'tag']) {
     const column = named.get(field);
     if (column === undefined) return `it has no ${field} column`;
-    if (column.holds !== 'text') return `its ${field} column is ${column.type}, which does not hold every ${field}; the store needs text, with no length limit`;
+    if (column.holds !== 'text' && column.holds !== 'unknown')
+      return `its ${field} column is ${column.type}, which does not hold every ${field}; the store needs text, with no length limit`;
     if (column.generated) return `its ${field} column is generated, and the store writes it`;
   }
   if (named.get('tag')!.not_null) return 'its tag column is NOT NULL, and a plant without a tag has a NULL tag';
