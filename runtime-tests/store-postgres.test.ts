@@ -128,12 +128,23 @@ describe('createPostgresStore: a table of that name the store cannot use, made b
       'CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, owner text NOT NULL)',
       'its column owner is NOT NULL with no default, and the store writes only id, name and tag',
     ],
+    'a column the store does not write of a NOT NULL domain without a default': [
+      'CREATE DOMAIN $t_d AS int NOT NULL; CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, tag text, x $t_d)',
+      'its column x is NOT NULL with no default, and the store writes only id, name and tag',
+    ],
+    // Not tables at all: no create can be written to them.
+    'a sequence in its place': ['CREATE SEQUENCE $t', 'it is a sequence, not a table'],
+    'an index in its place': ['CREATE TABLE $t_other (x int); CREATE INDEX $t ON $t_other (x)', 'it is an index, not a table'],
+    'a materialized view in its place': [
+      'CREATE TABLE $t_base (id bigint PRIMARY KEY, name text NOT NULL, tag text); CREATE MATERIALIZED VIEW $t AS SELECT * FROM $t_base',
+      'it is a materialized view, not a table',
+    ],
   };
   let made = 0;
   for (const [what, [create, reason]] of Object.entries(UNFIT)) {
-    it(`refuses at start, in one line naming the table and why, a table with ${what}`, async () => {
+    it(`refuses at start, in one line naming the table and why: ${what}`, async () => {
       const table = `unfit_${++made}`;
-      await run(create.replace('TABLE t', `TABLE ${table}`));
+      await run(create.replaceAll('$t', table).replace('TABLE t (', `TABLE ${table} (`));
       const start = createPostgresStore({ url: database.url, table });
       // A start that succeeds (the code before this check) is closed, and fails the test below.
       void start.then((store) => store.close()).catch(() => {});

@@ -509,7 +509,7 @@ function shapeQuery(table: string): string {
           AND (m.typmod = -1 OR ((m.typmod - 4) & 65535 = 0 AND (m.typmod - 4) >> 16 >= 19)) THEN 'int64'
         WHEN b.oid IN ('pg_catalog.text'::regtype, 'pg_catalog.varchar'::regtype) AND m.typmod = -1 THEN 'text'
       END AS holds,
-      coalesce(a.attnotnull, false) AS not_null,
+      coalesce(a.attnotnull OR (t.typtype = 'd' AND t.typnotnull), false) AS not_null,
       coalesce(a.atthasdef OR a.attidentity <> '' OR (t.typtype = 'd' AND (t.typdefaultbin IS NOT NULL OR b.typtype = 'd')), false) AS filled,
       coalesce(a.attidentity = 'a', false) AS always_identity,
       coalesce(a.attgenerated <> '', false) AS generated,
@@ -528,6 +528,16 @@ function shapeQuery(table: string): string {
     ORDER BY a.attnum`;
 }
 
+/** What `pg_class.relkind` says a relation is, for those no create can be written to. */
+const NOT_TABLES: Readonly<Record<string, string>> = {
+  S: 'a sequence',
+  i: 'an index',
+  I: 'a partitioned index',
+  m: 'a materialized view',
+  c: 'a composite type',
+  t: 'a TOAST table',
+};
+
 /**
  * Why the table {@link shapeQuery} read (made by another program, or by
  * hand) cannot hold the store's plants, or undefined when it can. Each
@@ -541,9 +551,11 @@ function shapeQuery(table: string): string {
  */
 function unfitTable(columns: readonly Column[]): string | undefined {
   if (columns.length === 0) return 'it is not there after the start created it';
-  // A view (updatable, over a table with the key), a foreign table or another relation: its columns do not say what
-  // its writes meet, so it is not judged here; what fails then fails each create, as before this check.
-  if (columns[0]!.kind !== 'r' && columns[0]!.kind !== 'p') return undefined;
+  const { kind } = columns[0]!;
+  // A view (updatable, over a table with the key) or a foreign table: its columns do not say what its writes meet, so
+  // it is not judged here; what fails then fails each create.
+  if (kind === 'v' || kind === 'f') return undefined;
+  if (kind !== 'r' && kind !== 'p') return `it is ${NOT_TABLES[kind] ?? `a relation of kind ${kind}`}, not a table`;
   const named = new Map(columns.filter((column) => column.column !== null).map((column) => [column.column!, column]));
   const id = named.get('id');
   if (id === undefined) return 'it has no id column';
