@@ -133,6 +133,31 @@ describe('the standalone workerd server over raw sockets', () => {
     expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
   });
 
+  it.runIf(linux)('starts workerd again when the one miniflare started after a crash dies as it starts, and says so', async () => {
+    const id = ++nextId;
+    expect(await createOnce(id, 'twice')).toEqual([200, '{"name":"twice"}']);
+    const first = workerdPid();
+    process.kill(first, 'SIGKILL');
+    // The workerd miniflare starts in its place, killed as soon as it is there: miniflare gives up on a restart that fails.
+    let second: number | undefined;
+    await expect
+      .poll(
+        () => {
+          const [pid] = childrenOf(server.child.pid!).filter((child) => child !== first && readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'workerd');
+          return (second = pid);
+        },
+        { timeout: 10_000, interval: 5 },
+      )
+      .toBeDefined();
+    process.kill(second!, 'SIGKILL');
+    await expect
+      .poll(() => server.output(), { timeout: 30_000 })
+      .toContain('plant-store: workerd did not start again after it stopped unexpectedly; trying again in');
+    await expect.poll(() => createOnce(id, 'twice'), { timeout: 30_000 }).toEqual([200, '{"name":"twice"}']);
+    expect(server.output()).toContain('plant-store: workerd was started again on the same port; plants in D1 are kept');
+    expect(workerdPid()).not.toBe(second);
+  });
+
   it.runIf(linux)(
     'answers 503 (1501) to what a stopped workerd (SIGSTOP) holds once the 15 s answer timeout passes, and serves again, with its plants, once it runs',
     { timeout: 60_000 },

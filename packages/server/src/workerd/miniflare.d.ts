@@ -28,10 +28,19 @@ declare module 'miniflare' {
     d1Persist?: string;
     /** Called after miniflare has started workerd again when it exited unexpectedly. */
     unsafeHandleRuntimeRestart?: () => void;
+    /** Where miniflare reports, its errors included (a restart of workerd that failed: `code` ERR_RUNTIME_FAILURE); by default nowhere. */
+    log?: Log;
     workers: WorkerOptions[];
+  }
+  /** miniflare's log, at a level (0 writes nothing); subclasses override what they want to see. */
+  export class Log {
+    constructor(level?: number);
+    error(message: Error): void;
   }
   export class Miniflare {
     constructor(options: MiniflareOptions);
+    /** Applies `options`, starting workerd again with them (on the ports it had, where they were 0); rejects if it does not start. */
+    setOptions(options: MiniflareOptions): Promise<void>;
     readonly ready: Promise<URL>;
     /** Where the named Worker's `unsafeDirectSockets` socket listens (0.0.0.0 and :: given as 127.0.0.1). */
     unsafeGetDirectURL(workerName: string): Promise<URL>;

@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
 import { createOverloadGate, createPlantMetrics, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
-import { Miniflare } from 'miniflare';
+import { Miniflare, type MiniflareOptions } from 'miniflare';
+import { failedRestartLog } from './_failed-restart-log.ts';
 import { explainListenError } from '../common/_explain-listen-error.ts';
 import { gateFront } from './_gate-front.ts';
 import { defaultWorkerdBinary, workerdDyingWithFront } from './_workerd-dying-with-front.ts';
@@ -29,6 +30,9 @@ export const DEFAULT_D1_DIR = '.plant-store/d1';
 
 const COMPATIBILITY_DATE = '2026-07-01';
 
+/** How long after miniflare gave up on workerd it is started again here, and the longest wait between later tries. */
+const FIRST_RESTART_DELAY_MS = 1_000;
+const MAX_RESTART_DELAY_MS = 30_000;
 const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and lost when workerd stops; unset PLANT_STORE_DATABASE_URL to keep them in D1';
 
 /**
@@ -92,15 +96,29 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   }
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
-  const miniflare = new Miniflare({
+  const errorLine = (msg: string) => console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
+  // Set once the front drains: workerd is not started again then.
+  let stopping = false;
+  // miniflare starts workerd again after a crash, but gives up for good when that one dies as it starts: then it is
+  // started here, with the same options (the same ports), after 1 s, then 2, 4, up to 30 s between tries.
+  const startAgain = (delayMs: number) => {
+    if (stopping) return;
+    errorLine(`plant-store: workerd did not start again after it stopped unexpectedly; trying again in ${delayMs / 1000} s`);
+    setTimeout(() => {
+      if (stopping) return;
+      miniflare.setOptions(options).then(
+        () => errorLine(`plant-store: workerd was started again on the same port; ${place.afterRestart}`),
+        () => startAgain(Math.min(delayMs * 2, MAX_RESTART_DELAY_MS)),
+      );
+    }, delayMs).unref();
+  };
+  const options: MiniflareOptions = {
     // miniflare's entry socket, with its router Worker in front: loopback only, a free port, unused.
     host: '127.0.0.1',
     port: 0,
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
-    unsafeHandleRuntimeRestart: () => {
-      const msg = `plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`;
-      console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
-    },
+    unsafeHandleRuntimeRestart: () => errorLine(`plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`),
+    log: failedRestartLog(() => startAgain(FIRST_RESTART_DELAY_MS)),
     workers: [
       {
         name: 'plant-store',
@@ -134,7 +152,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
         ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
       },
     ],
-  });
+  };
+  const miniflare = new Miniflare(options);
   // miniflare's own signal hooks exit with 130/143 at once; ours drain the
   // front first, then exit 0, and miniflare's exit hook stops workerd.
   // (Its async dispose() is not awaited: it can hang when called early.)
@@ -178,7 +197,6 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     throw explainListenError(error, config.host, config.port);
   });
   // On every signal, not once, as on Node (run-node.ts): a second SIGINT passed on by npm or pnpm must not end the drain.
-  let stopping = false;
   for (const signal of signals) {
     process.on(signal, () => {
       if (stopping) return;
