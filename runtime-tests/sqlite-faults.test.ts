@@ -354,6 +354,43 @@ describe.skipIf(!canMountFaultFs())(
         }
       }, 90_000);
     }
+
+    it('workerd on D1: creates refused while writes fail, answered 200 again within 30 s of the end of the fault, none answered 200 lost', async () => {
+      // workerd's D1 keeps answering SQLITE_READONLY after a failed write until workerd starts again: the front starts it
+      // again once /readyz, which it asks itself after a refused create, has been 503 for 5 s (_stuck-store-watch.ts).
+      const dir = directory();
+      const data = join(dir, '.plant-store');
+      const disk = await mountFaultFs(join(dir, 'disk'), data);
+      let server: SpawnedServer | undefined;
+      try {
+        server = await spawnServer(runtime('workerd'), 'working', {}, dir);
+        const creates = load(server, 4, 1n);
+        await until(() => creates.results.filter((a) => a.status === 200).length >= 50, 20_000, '50 creates answered 200 before EROFS');
+        disk.fail('EROFS');
+        const faultAt = Date.now();
+        await until(() => creates.results.some((a) => a.at >= faultAt && a.status === 503), 10_000, 'a create refused after EROFS');
+        await until(() => Date.now() - faultAt >= 2_000, 5_000, '2 s of EROFS');
+        disk.fail(undefined);
+        const endAt = Date.now();
+        await until(() => creates.results.some((a) => a.at >= endAt && a.status === 200), 30_000, 'a create answered 200 within 30 s of the end of EROFS');
+        const recoveredMs = creates.results.find((a) => a.at >= endAt && a.status === 200)!.at - endAt;
+        creates.stop();
+        const answers = await creates.done;
+        console.log(JSON.stringify({ runtime: 'workerd', recoveredMs, statuses: [...new Set(answers.map((a) => a.status))] }));
+        expect(answers.filter((a) => ![200, 503, 507].includes(a.status)).map((a) => `${a.status} ${a.message}`)).toEqual([]);
+        expect(server.output()).toContain('workerd was started again to open it afresh');
+        // Every create answered 200 is stored: sent again, it is a replay (200), not a new plant.
+        const lost: bigint[] = [];
+        for (const answer of answers.filter((a) => a.status === 200)) {
+          const again = await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${answer.id},"name":"other"}` });
+          if (again.status !== 409) lost.push(answer.id);
+        }
+        expect(lost).toEqual([]);
+      } finally {
+        await server?.close();
+        await disk.unmount();
+      }
+    }, 90_000);
   },
 );
 

@@ -86,6 +86,12 @@ export interface ProxyOptions {
    * counts every answer of the server.
    */
   readonly frontMetrics?: () => string;
+  /**
+   * Told the status of each answer the Worker gives to a create (`POST`) and to `GET` or `HEAD`
+   * of `/readyz`, with which of the two it was: what the launcher watches for a store that stays
+   * broken (_stuck-store-watch.ts).
+   */
+  readonly onStoreAnswer?: (status: number, readiness: boolean) => void;
 }
 
 /**
@@ -140,7 +146,7 @@ export function proxyToWorker(
   maxBodyBytes: number,
   options: ProxyOptions = {},
 ): WorkerProxy {
-  const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics } = options;
+  const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics, onStoreAnswer } = options;
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   // Requests whose body the front is still gathering: begun, and in no count of the Worker's yet.
   let gathering = 0;
@@ -269,6 +275,12 @@ export function proxyToWorker(
           // Refused from its declared length, the request still owes workerd a body: that
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
+          if (onStoreAnswer !== undefined) {
+            const method = req.method;
+            if (method === 'POST') onStoreAnswer(answer.statusCode ?? 0, false);
+            else if ((method === 'GET' || method === 'HEAD') && routePath(originForm(req.url ?? '/')) === '/readyz')
+              onStoreAnswer(answer.statusCode ?? 0, true);
+          }
           if (late || gone || res.destroyed) return;
           let whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           if (scrape && frontMetrics !== undefined && answer.statusCode === 200) {

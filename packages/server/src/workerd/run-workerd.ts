@@ -1,11 +1,13 @@
 // Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
 import { createOverloadGate, createPlantMetrics, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
 import { failedRestartLog } from './_failed-restart-log.ts';
+import { STUCK_AFTER_MS, stuckStoreWatch } from './_stuck-store-watch.ts';
 import { explainListenError } from '../common/_explain-listen-error.ts';
 import { gateFront } from './_gate-front.ts';
 import { defaultWorkerdBinary, workerdDyingWithFront } from './_workerd-dying-with-front.ts';
@@ -175,9 +177,33 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   });
   const local = createNodeHandlerWithIds(gate === undefined ? localOptions : { ...localOptions, overload: gate }, recordRequestId);
   // The docs files are answered here as well, by the same core and options as the Worker's (see isDocsRequest).
+  const watch = d1Dir === undefined ? undefined : stuckStoreWatch({ restart: () => restartForD1() });
+  // D1 that failed a write keeps failing until workerd starts again (_stuck-store-watch.ts): with D1, the Worker's
+  // answers to /readyz are watched, and a refused create has the front ask /readyz itself (once a second at most).
+  const restartForD1 = () =>
+    miniflare.setOptions(options).then(
+      () => errorLine(`plant-store: D1 kept failing for ${STUCK_AFTER_MS / 1000} s or more; workerd was started again to open it afresh`),
+      (error: unknown) => {
+        startAgain(FIRST_RESTART_DELAY_MS);
+        throw error;
+      },
+    );
+  let probedAt = 0;
+  const probeReadiness = () => {
+    const at = Date.now();
+    if (at - probedAt < 1_000) return;
+    probedAt = at;
+    httpGet(new URL('/readyz', direct), (answer) => {
+      answer.resume();
+      watch?.answered(answer.statusCode ?? 0);
+    }).on('error', () => {});
+  };
   const proxy = proxyToWorker({ host: direct.hostname, port: Number(direct.port) }, local, DEFAULT_MAX_BODY_BYTES, {
     docs: config.docs,
     ...(frontMetrics === undefined ? {} : { frontMetrics: () => frontMetrics.expose() }),
+    ...(watch === undefined
+      ? {}
+      : { onStoreAnswer: (status: number, readiness: boolean) => (readiness ? watch.answered(status) : status === 503 && probeReadiness()) }),
   });
   const running = await serveNodeHttp(
     gate === undefined ? proxy.handler : gateFront(gate, proxy, local),
@@ -201,6 +227,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
+      watch?.stop();
       // As serve() says it on Node: the scrape's plant_store_draining is 1 from now on (the front's counts' is the larger).
       frontMetrics?.setDraining(true);
       void running.close().then(() => {
