@@ -101,17 +101,24 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const errorLine = (msg: string) => console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
   // Set once the front drains: workerd is not started again then.
   let stopping = false;
+  // Starts workerd again with the same options (the same ports): `done` is said once it serves; if it does not, it is
+  // tried again after `retryInMs`. The one place the launcher restarts workerd (a failed restart, a D1 that stays broken).
+  const restart = (done: string, retryInMs = FIRST_RESTART_DELAY_MS): Promise<void> =>
+    miniflare.setOptions(options).then(
+      () => errorLine(done),
+      (error: unknown) => {
+        startAgain(retryInMs);
+        throw error;
+      },
+    );
   // miniflare starts workerd again after a crash, but gives up for good when that one dies as it starts: then it is
-  // started here, with the same options (the same ports), after 1 s, then 2, 4, up to 30 s between tries.
+  // started here after 1 s, then 2, 4, up to 30 s between tries.
   const startAgain = (delayMs: number) => {
     if (stopping) return;
     errorLine(`plant-store: workerd did not start again after it stopped unexpectedly; trying again in ${delayMs / 1000} s`);
     setTimeout(() => {
       if (stopping) return;
-      miniflare.setOptions(options).then(
-        () => errorLine(`plant-store: workerd was started again on the same port; ${place.afterRestart}`),
-        () => startAgain(Math.min(delayMs * 2, MAX_RESTART_DELAY_MS)),
-      );
+      restart(`plant-store: workerd was started again on the same port; ${place.afterRestart}`, Math.min(delayMs * 2, MAX_RESTART_DELAY_MS)).catch(() => {});
     }, delayMs).unref();
   };
   const options: MiniflareOptions = {
@@ -177,17 +184,14 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   });
   const local = createNodeHandlerWithIds(gate === undefined ? localOptions : { ...localOptions, overload: gate }, recordRequestId);
   // The docs files are answered here as well, by the same core and options as the Worker's (see isDocsRequest).
-  const watch = d1Dir === undefined ? undefined : stuckStoreWatch({ restart: () => restartForD1() });
   // D1 that failed a write keeps failing until workerd starts again (_stuck-store-watch.ts): with D1, the Worker's
   // answers to /readyz are watched, and a refused create has the front ask /readyz itself (once a second at most).
-  const restartForD1 = () =>
-    miniflare.setOptions(options).then(
-      () => errorLine(`plant-store: D1 kept failing for ${STUCK_AFTER_MS / 1000} s or more; workerd was started again to open it afresh`),
-      (error: unknown) => {
-        startAgain(FIRST_RESTART_DELAY_MS);
-        throw error;
-      },
-    );
+  const watch =
+    d1Dir === undefined
+      ? undefined
+      : stuckStoreWatch({
+          restart: () => restart(`plant-store: D1 kept failing for ${STUCK_AFTER_MS / 1000} s or more; workerd was started again to open it afresh`),
+        });
   let probedAt = 0;
   const probeReadiness = () => {
     const at = Date.now();
