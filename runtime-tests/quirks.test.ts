@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
@@ -18,6 +19,7 @@ import { childPids, commandOf, isRunning, processRssMiB } from './support/proces
 import { rapidReset } from './support/rapid-reset.ts';
 import { createTestAuthority } from './support/test-certificates.ts';
 import { until } from './support/until.ts';
+import { canMountFaultFs, mountFaultFs } from './support/fault-fs.ts';
 
 /** One runtime quirk the server works around, as packages/server/src/<runtime>/QUIRKS.md records it. */
 interface Quirk {
@@ -133,6 +135,21 @@ const QUIRKS = {
       'https://github.com/cloudflare/workers-sdk/issues/9193 and #9116 (orphaned workerd processes; miniflare stops workerd only from exit hooks, which a SIGKILL never runs)',
     deletionSet:
       "packages/server/src/workerd/_workerd-dying-with-front.ts, the lines that set MINIFLARE_WORKERD_PATH in src/workerd/run-workerd.ts, the `shims` line of packages/server/tsup.config.ts, the test 'ends workerd when its front is killed' in runtime-tests/hardening-workerd.test.ts with runtime-tests/support/killed-parent.ts (the canary's own use of it goes with the canary), and the sentence on a killed front in docs/standalone.md ('workerd behind its front')",
+  },
+  'miniflare-restart-gives-up': {
+    runtime: 'workerd',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream:
+      'https://github.com/cloudflare/workers-sdk/pull/14792 (miniflare starts workerd again after a crash; no issue found for a restart that itself fails, after which it never tries again)',
+    deletionSet:
+      "packages/server/src/workerd/_failed-restart-log.ts, the `log` option, `startAgain` and the FIRST_/MAX_RESTART_DELAY_MS constants in src/workerd/run-workerd.ts (`restart` stays for the D1 watch), the test 'starts workerd again when the one miniflare started after a crash dies as it starts' in runtime-tests/hardening-workerd.test.ts, and the sentence on it in docs/standalone.md and docs/contract.md",
+  },
+  'workerd-d1-stays-broken': {
+    runtime: 'workerd',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream: "no issue found (miniflare's D1 is a Durable Object over SQLite in workerd)",
+    deletionSet:
+      'packages/server/src/workerd/_stuck-store-watch.ts and its test, onStoreAnswer in src/workerd/_proxy-to-worker.ts, the watch, probeReadiness and restart in src/workerd/run-workerd.ts, and the D1 sentences in docs/standalone.md and docs/contract.md (keep the workerd test of runtime-tests/sqlite-faults.test.ts)',
   },
 } as const satisfies Record<string, Quirk>;
 
@@ -606,6 +623,77 @@ describe('runtime quirks the server works around are still there (packages/serve
       },
     );
 
+    it.runIf(canMountFaultFs())(
+      'workerd-d1-stays-broken: D1 whose writes failed (EROFS) still fails them for 5 s after the disk takes writes again',
+      { timeout: 60_000 },
+      async () => {
+        const directory = d1Directory();
+        const disk = await mountFaultFs(join(directory, 'disk'), join(directory, 'd1'));
+        let miniflare: Miniflare | undefined;
+        try {
+          miniflare = inTemporary(
+            miniflareTemporary(),
+            () =>
+              new Miniflare({
+                modules: true,
+                script: D1_WRITES_WORKER,
+                compatibilityDate: '2026-07-01',
+                d1Databases: ['DB'],
+                d1Persist: join(directory, 'd1'),
+              }),
+          );
+          await miniflare.ready;
+          const write = async () => (await miniflare!.dispatchFetch('http://bare/')).text();
+          expect(await write()).toBe('ok');
+          // Writes on for a while first, as a server's are, then 2 s of EROFS under four writers at once.
+          for (let i = 0; i < 50; i++) await Promise.all([write(), write(), write(), write()]);
+          disk.fail('EROFS');
+          const faultAt = Date.now();
+          const during: string[] = [];
+          while (Date.now() - faultAt < 2_000) during.push(...(await Promise.all([write(), write(), write(), write()])));
+          expect(during.some((each) => each.startsWith('failed'))).toBe(true);
+          disk.fail(undefined);
+          const results: string[] = [];
+          const started = Date.now();
+          while (Date.now() - started < 5_000 && results.at(-1) !== 'ok') {
+            results.push(await write());
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+          expect(results.at(-1), gone('workerd-d1-stays-broken', version) + `\n${results.slice(0, 3).join('\n')}`).toMatch(/^failed/);
+        } finally {
+          await miniflare?.dispose().catch(() => {});
+          await disk.unmount();
+        }
+      },
+    );
+
+    it.runIf(process.platform === 'linux')(
+      'miniflare-restart-gives-up: a workerd killed as miniflare starts it again after a crash is not started again',
+      { timeout: 30_000 },
+      async () => {
+        const others = new Set(workerdChildPids());
+        const doomed = await startBareWorkerd(miniflareTemporary());
+        try {
+          const [first] = workerdChildPids().filter((each) => !others.has(each));
+          process.kill(first!, 'SIGKILL');
+          // The workerd miniflare starts in its place, killed as soon as it is there.
+          await until(() => workerdChildPids().some((each) => !others.has(each) && each !== first), 10_000, 'the workerd miniflare starts after the crash');
+          const [second] = workerdChildPids().filter((each) => !others.has(each) && each !== first);
+          process.kill(second!, 'SIGKILL');
+          // miniflare gave up: no workerd of its own for 5 s (the front's own restart, run-workerd.ts, comes after 1 s).
+          const started = Date.now();
+          let third: number | undefined;
+          while (third === undefined && Date.now() - started < 5_000) {
+            [third] = workerdChildPids().filter((each) => !others.has(each) && each !== first && each !== second && isRunning(each));
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          expect(third, gone('miniflare-restart-gives-up', version)).toBeUndefined();
+        } finally {
+          await doomed.miniflare.dispose().catch(() => {});
+        }
+      },
+    );
+
     it.runIf(prlimit)('workerd-http-server: the process exits once an accept fails with EMFILE', { timeout: 30_000 }, async () => {
       // A workerd of its own, since this one is meant to die: given 64 descriptors, then offered 200 connections.
       // The front (node:http) refuses what it cannot accept and goes on serving.
@@ -633,6 +721,17 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
   });
 });
+
+// A Worker of a few lines that writes one row through its D1 binding, and says whether it could.
+const D1_WRITES_WORKER = `export default { async fetch(request, env) {
+  try {
+    await env.DB.prepare('CREATE TABLE IF NOT EXISTS t (x INTEGER)').run();
+    await env.DB.prepare('INSERT INTO t VALUES (1)').run();
+    return new Response('ok');
+  } catch (error) {
+    return new Response('failed: ' + error.message);
+  }
+} };`;
 
 // A Worker of a few lines that runs `n` queries through its D1 binding, one after another (a request's queries; requests run side by side).
 const D1_QUERIES_WORKER = `export default { async fetch(request, env) {
