@@ -2,8 +2,12 @@
 // on 127.0.0.1: JWTs verified with the issuer's keys, each refusal with its code, key rotation, bounded JWKS fetches,
 // and the issuer gone.
 import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { send, type RawResponse } from '@plant-store/testing';
+import { build } from 'esbuild';
 import { SignJWT, type JWTPayload } from 'jose';
+import { Miniflare } from 'miniflare';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, runToExit, spawnServer, temporaryDirectories, type SpawnedServer } from './runtimes.ts';
 import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
@@ -13,6 +17,9 @@ const AUDIENCE = 'https://plants.example.com';
 const SCOPE = 'plants:write';
 const RUNTIMES = ['Node 26', 'Bun', 'Deno', 'workerd'];
 const FORGED_KIDS = 1000;
+// Clients, and requests each, of the overlapping-fetches test.
+const CLIENTS = 4;
+const ROUNDS = 300;
 const directory = temporaryDirectories('plant-store-jwt-');
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -22,8 +29,8 @@ afterAll(async () => {
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const code = (response: RawResponse) => (JSON.parse(response.body) as { error?: number }).error;
 
-/** A standalone server verifying JWTs of `issuer` (the JWKS may be fetched once a second at most), with the access log on. */
-async function jwtServer(name: string, issuer: LocalIssuer): Promise<SpawnedServer> {
+/** A standalone server verifying JWTs of `issuer` (the JWKS may be fetched once per `cooldown` seconds at most), with the access log on. */
+async function jwtServer(name: string, issuer: LocalIssuer, cooldown = '1'): Promise<SpawnedServer> {
   const server = await spawnServer(runtime(name), 'working', {
     PLANT_STORE_TOKENS: undefined,
     PLANT_STORE_ACCESS_LOG: 'on',
@@ -32,7 +39,7 @@ async function jwtServer(name: string, issuer: LocalIssuer): Promise<SpawnedServ
     PLANT_STORE_JWT_AUDIENCE: AUDIENCE,
     PLANT_STORE_JWKS_URL: issuer.jwksUrl,
     PLANT_STORE_JWT_SCOPE: SCOPE,
-    PLANT_STORE_JWKS_COOLDOWN: '1',
+    PLANT_STORE_JWKS_COOLDOWN: cooldown,
   });
   cleanups.push(() => server.close());
   return server;
@@ -170,5 +177,81 @@ describe.concurrent('the standalone server with PLANT_STORE_JWT_ISSUER', () => {
       expect(output).toContain('POST /plants 401');
       for (const token of new Set(sent)) for (const part of token.split('.').filter((part) => part.length > 8)) expect(output).not.toContain(part);
     });
+
+    it(`on ${name}: with PLANT_STORE_JWKS_COOLDOWN=0, answers every token from the first request on while fetches of the keys overlap, none with a 500`, async () => {
+      const issuer = await startLocalIssuer();
+      cleanups.push(() => issuer.stop());
+      await issuer.addKey('k1');
+      const server = await jwtServer(name, issuer, '0');
+      const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+      cleanups.push(async () => agent.destroy());
+      const now = Math.floor(Date.now() / 1000);
+      const claims: JWTPayload = { iss: issuer.url, aud: AUDIENCE, exp: now + 600, scope: SCOPE };
+      const tokens = { valid: await issuer.sign(claims, { kid: 'k1' }), 'unknown kid': await issuer.sign(claims, { kid: 'k-unknown', signWith: 'k1' }) };
+      // The first requests all wait on the first fetch; then each unknown kid starts a fetch or waits on the one running
+      // (on workerd before requests stopped waiting on each other's fetches, a 500 came within the first 500 or so).
+      let id = 1;
+      const answers = new Map<string, number>();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, client) => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const kind = round === 0 ? 'valid' : 'unknown kid';
+            const body = `{"id":${id++},"name":"Fern"}`;
+            const headers = { authorization: `Bearer ${tokens[kind]}`, 'content-type': 'application/json' };
+            const answer = await send(server.baseUrl, { path: '/plants', headers, body, agent });
+            const seen = `${kind}: ${answer.status} ${answer.status === 200 ? '' : code(answer)}`;
+            answers.set(seen, (answers.get(seen) ?? 0) + 1);
+          }
+        }),
+      );
+      expect(Object.fromEntries(answers)).toEqual({ 'valid: 200 ': CLIENTS, 'unknown kid: 401 1101': CLIENTS * (ROUNDS - 1) });
+      expect(issuer.fetches).toBeGreaterThan(1);
+    });
   }
+});
+
+describe('@plant-store/auth-jwt in a Worker of its own (workerd, where I/O belongs to the request that started it)', () => {
+  it('refetches keys past their age for the request that finds them so: a new key accepted, a key that left refused, a remembered token too', async () => {
+    const issuer = await startLocalIssuer();
+    cleanups.push(() => issuer.stop());
+    await issuer.addKey('k1');
+    // Inside the project: workerd refuses module paths that climb out of the working directory.
+    const outdir = fileURLToPath(new URL('./dist/', import.meta.url));
+    await build({
+      entryPoints: [fileURLToPath(new URL('./fixtures/jwt-worker.ts', import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      outfile: join(outdir, 'jwt-worker.js'),
+      logLevel: 'silent',
+    });
+    const miniflare = new Miniflare({
+      modules: true,
+      scriptPath: join(outdir, 'jwt-worker.js'),
+      compatibilityDate: '2026-07-01',
+      bindings: { ISSUER: issuer.url, JWKS_URL: issuer.jwksUrl, AUDIENCE },
+      host: '127.0.0.1',
+      port: 0,
+    });
+    cleanups.push(() => miniflare.dispose());
+    const { origin } = await miniflare.ready;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(async () => agent.destroy());
+    let id = 1;
+    const create = async (token: string) => {
+      const body = `{"id":${id++},"name":"Fern"}`;
+      const answer = await send(origin, { path: '/plants', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, agent });
+      return `${answer.status} ${answer.status === 200 ? '' : code(answer)}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const claims: JWTPayload = { iss: issuer.url, aud: AUDIENCE, exp: now + 600 };
+    const first = await issuer.sign(claims, { kid: 'k1' });
+    // Verified, then remembered: the second answer comes from memory once the keys are fetched again.
+    expect([await create(first), await create(first)]).toEqual(['200 ', '200 ']);
+    await issuer.addKey('k2');
+    expect(await create(await issuer.sign(claims, { kid: 'k2' })), 'a key published since').toBe('200 ');
+    issuer.published = [issuer.publicJwk('k2')];
+    expect(await create(first), 'a remembered token whose key has left').toBe('401 1101');
+    expect(issuer.fetches, 'a fetch at each request at least').toBeGreaterThanOrEqual(4);
+  });
 });

@@ -5,7 +5,8 @@
 // packages/server/src/<runtime>/QUIRKS.md; this is KNOWN_DIFFERENCES (differential-corpus.ts) for runtimes.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -150,6 +151,14 @@ const QUIRKS = {
     upstream: "no issue found (miniflare's D1 is a Durable Object over SQLite in workerd)",
     deletionSet:
       'packages/server/src/workerd/_stuck-store-watch.ts and its test, onStoreAnswer in src/workerd/_proxy-to-worker.ts, the watch, probeReadiness and restart in src/workerd/run-workerd.ts, and the D1 sentences in docs/standalone.md and docs/contract.md (keep the workerd test of runtime-tests/sqlite-faults.test.ts)',
+  },
+  'workerd-request-scoped-io': {
+    runtime: 'workerd',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream:
+      'https://developers.cloudflare.com/workers/observability/errors/ ("Cannot perform I/O on behalf of a different request"; the handle_cross_request_promise_resolution flag), as designed; panva/jose#355 for the same in jose',
+    deletionSet:
+      'the requestScopedIo option of packages/auth-jwt (POLL_MS, ABANDONED_AFTER_MS, underWay and join in src/create-jwks-cache.ts, isWorkers and the option in src/jwt-authenticate.ts) with its tests, and runtime-tests/fixtures/jwt-worker.ts with the test of runtime-tests/auth-jwt.test.ts that runs it (keep the PLANT_STORE_JWKS_COOLDOWN=0 test)',
   },
 } as const satisfies Record<string, Quirk>;
 
@@ -666,6 +675,45 @@ describe('runtime quirks the server works around are still there (packages/serve
         }
       },
     );
+
+    it('workerd-request-scoped-io: a fetch left running when its request has answered never ends, and a request awaiting it fails', async () => {
+      const origin = createServer((_request, response) => response.end('done'));
+      await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+      const script = `
+        let running; let state = 'none';
+        export default { async fetch(request, env) {
+          const { pathname } = new URL(request.url);
+          if (pathname === '/start') { state = 'running'; running = fetch(env.ORIGIN).then(() => (state = 'ended'), () => (state = 'failed')); return new Response('started'); }
+          if (pathname === '/join') { await running; return new Response('joined'); }
+          return new Response(state);
+        } };`;
+      const { port } = origin.address() as AddressInfo;
+      const miniflare = inTemporary(
+        miniflareTemporary(),
+        () => new Miniflare({ modules: true, script, compatibilityDate: '2026-07-01', bindings: { ORIGIN: `http://127.0.0.1:${port}/` } }),
+      );
+      try {
+        const ask = async (path: string) => {
+          const response = await miniflare.dispatchFetch(`http://bare${path}`);
+          return `${response.status} ${(await response.text()).replace(/,.*$/s, '')}`;
+        };
+        expect(await ask('/start')).toBe('200 started');
+        const joined = await ask('/join');
+        // The origin answers at once: a fetch that still belonged to anything would end within milliseconds.
+        const states: string[] = [];
+        for (const started = Date.now(); Date.now() - started < 2_000;) {
+          states.push(await ask('/state'));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect({ joined, ended: states.filter((state) => state !== '200 running') }, gone('workerd-request-scoped-io', version)).toEqual({
+          joined: '500 Error: This promise was created by a request that has since ended',
+          ended: [],
+        });
+      } finally {
+        await miniflare.dispose();
+        origin.close();
+      }
+    });
 
     it.runIf(process.platform === 'linux')(
       'miniflare-restart-gives-up: a workerd killed as miniflare starts it again after a crash is not started again',

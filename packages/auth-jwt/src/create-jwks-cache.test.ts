@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalIssuer, type LocalIssuer } from '../../../runtime-tests/support/local-issuer.ts';
 import { createJwksCache, type JwksCacheOptions } from './create-jwks-cache.ts';
 import { KeysUnavailable } from './keys-unavailable.ts';
+import { until } from '../../../runtime-tests/support/until.ts';
 
 const token = undefined as unknown as FlattenedJWSInput;
 const header = (kid: string) => ({ alg: 'RS256', kid });
@@ -32,22 +33,25 @@ async function setUp(options: Partial<JwksCacheOptions> = {}) {
 }
 
 describe('createJwksCache', () => {
-  it('fetches once for many lookups, and once more for a kid it lacks, then not again within the cooldown', async () => {
-    const { issuer, clock, lookup } = await setUp();
-    await Promise.all(Array.from({ length: 20 }, () => lookup(header('a'), token)));
-    expect(issuer.fetches).toBe(1);
-    await issuer.addKey('b');
-    clock.ms += 30_000;
-    // Concurrent lookups of a new kid share one fetch.
-    await Promise.all(Array.from({ length: 20 }, () => lookup(header('b'), token)));
-    expect(issuer.fetches).toBe(2);
-    const forged = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => lookup(header(`forged-${index}`), token)));
-    expect(forged.every((result) => result.status === 'rejected' && result.reason instanceof errors.JWKSNoMatchingKey)).toBe(true);
-    expect(issuer.fetches).toBe(2);
-    clock.ms += 30_000;
-    await expect(lookup(header('forged'), token), 'after the cooldown').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
-    expect(issuer.fetches).toBe(3);
-  });
+  it.each([false, true])(
+    'fetches once for many lookups, and once more for a kid it lacks, then not again within the cooldown (requestScopedIo: %s)',
+    async (requestScopedIo) => {
+      const { issuer, clock, lookup } = await setUp({ requestScopedIo });
+      await Promise.all(Array.from({ length: 20 }, () => lookup(header('a'), token)));
+      expect(issuer.fetches).toBe(1);
+      await issuer.addKey('b');
+      clock.ms += 30_000;
+      // Concurrent lookups of a new kid share one fetch.
+      await Promise.all(Array.from({ length: 20 }, () => lookup(header('b'), token)));
+      expect(issuer.fetches).toBe(2);
+      const forged = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => lookup(header(`forged-${index}`), token)));
+      expect(forged.every((result) => result.status === 'rejected' && result.reason instanceof errors.JWKSNoMatchingKey)).toBe(true);
+      expect(issuer.fetches).toBe(2);
+      clock.ms += 30_000;
+      await expect(lookup(header('forged'), token), 'after the cooldown').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+      expect(issuer.fetches).toBe(3);
+    },
+  );
 
   it('keeps the last good keys while the issuer is down, and says an unknown kid cannot be checked', async () => {
     const { issuer, clock, reported, lookup } = await setUp();
@@ -108,8 +112,8 @@ describe('createJwksCache', () => {
     await lookup(header('a'), token);
     await issuer.addKey('b');
     clock.ms += 600_000;
-    lookup.refreshIfStale();
-    lookup.refreshIfStale();
+    expect(lookup.refreshIfStale(), 'nothing to wait for').toBeUndefined();
+    expect(lookup.refreshIfStale()).toBeUndefined();
     await refetched;
     expect(told).toEqual([['a'], ['a', 'b']]);
     expect(issuer.fetches).toBe(2);
@@ -118,6 +122,45 @@ describe('createJwksCache', () => {
     lookup.refreshIfStale();
     await expect(lookup(header('b'), token)).resolves.toBeDefined();
     expect(issuer.fetches).toBe(2);
+  });
+
+  it('with requestScopedIo, refetches keys past their age in the lookup that finds them so, which waits for the new keys', async () => {
+    const { issuer, clock, lookup } = await setUp({ requestScopedIo: true });
+    await lookup(header('a'), token);
+    await issuer.addKey('b');
+    issuer.published = [issuer.publicJwk('b')];
+    clock.ms += 600_000;
+    // Key `a` has left: the lookup that found the keys stale already looks in the new ones.
+    await expect(lookup(header('a'), token)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    expect(issuer.fetches).toBe(2);
+    await expect(lookup(header('b'), token)).resolves.toBeDefined();
+    clock.ms += 600_000;
+    const refreshing = lookup.refreshIfStale();
+    expect(refreshing, 'a fetch for the caller to wait for').toBeInstanceOf(Promise);
+    // Another caller meanwhile uses the keys it has rather than waiting on a fetch it did not start.
+    expect(lookup.refreshIfStale()).toBeUndefined();
+    await refreshing;
+    expect(issuer.fetches).toBe(3);
+    expect(lookup.refreshIfStale(), 'fresh again').toBeUndefined();
+  });
+
+  it('with requestScopedIo, counts a fetch that has not ended timeoutMs and a second after it began as failed, and ignores its end', async () => {
+    const { issuer, clock, reported, lookup } = await setUp({ requestScopedIo: true, timeoutMs: 300 });
+    issuer.hang = true;
+    // As on workerd when the request that began the fetch has gone: its fetch may never end.
+    const first = lookup(header('a'), token).catch((error: unknown) => error);
+    await until(() => issuer.fetches === 1, 10_000, 'the first fetch reaching the issuer');
+    clock.ms += 1300;
+    const unknown = await lookup(header('a'), token).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(KeysUnavailable);
+    expect((unknown as KeysUnavailable).retryAfterSeconds).toBe(29);
+    expect(reported.map((error) => error.message)).toEqual([
+      `JWKS ${issuer.jwksUrl}: the keys could not be fetched (no answer within 1300 ms); none are cached`,
+    ]);
+    // The first fetch ends (its timeout) after it was counted as failed: nothing more is said, and no keys come of it.
+    expect(await first).toBeInstanceOf(KeysUnavailable);
+    expect(reported).toHaveLength(1);
+    expect(issuer.fetches).toBe(1);
   });
 
   it('counts an answer that is not a JWKS as a failed fetch', async () => {

@@ -21,6 +21,17 @@ export interface JwksCacheOptions {
    * here which keys changed or left.
    */
   readonly onKeys?: ((jwks: JSONWebKeySet) => void) | undefined;
+  /**
+   * Whether I/O belongs to the request that started it, as on Cloudflare
+   * Workers (workerd): there a fetch left running when its request has
+   * answered never ends, and a request that awaits a promise another request
+   * settles can be cancelled. Then no lookup awaits another's fetch (it checks
+   * every {@link POLL_MS} ms whether that fetch has ended, and counts one that has
+   * not ended `timeoutMs` plus a second after it began as failed), and keys past
+   * their age are refetched by the request that finds them so, which waits
+   * for the fetch. Default: false.
+   */
+  readonly requestScopedIo?: boolean | undefined;
 }
 
 type LocalKeys = ReturnType<typeof createLocalJWKSet>;
@@ -30,9 +41,26 @@ export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) 
 
 /** The {@link KeyLookup} of {@link createJwksCache}, and the age check a lookup makes, for a caller that answers without a lookup. */
 export type JwksCache = KeyLookup & {
-  /** Starts a background refetch when the keys are older than `maxAgeMs`, as every lookup does; never waits for it. */
-  readonly refreshIfStale: () => void;
+  /**
+   * Starts a refetch when the keys are older than `maxAgeMs`, as every lookup
+   * does. Without `requestScopedIo` it never waits and returns undefined; with
+   * it, it returns the fetch it started, which the caller must await before
+   * answering (a fetch its request does not wait for never ends there).
+   */
+  readonly refreshIfStale: () => Promise<void> | undefined;
 };
+
+/** How often, with `requestScopedIo`, a lookup checks whether another request's fetch has ended. */
+export const POLL_MS = 10;
+// A fetch ends by `timeoutMs` where its request lives; one past this margin belongs to a request that has gone.
+const ABANDONED_AFTER_MS = 1000;
+
+/** A fetch under way: whose end every lookup that needs keys waits for. */
+interface Fetching {
+  readonly done: Promise<void>;
+  /** When, on the cache's clock, a fetch that has not ended counts as failed. */
+  readonly abandonAt: number;
+}
 
 /**
  * The keys of a JWKS URL, fetched when first needed and kept. A token whose
@@ -40,9 +68,10 @@ export type JwksCache = KeyLookup & {
  * its keys needs, but no fetch starts within `cooldownMs` of the last one and
  * requests that arrive while one runs wait for it, so a stream of forged kids
  * costs the issuer at most one fetch per cooldown. Keys older than `maxAgeMs`
- * are refetched in the background and used meanwhile; a failed fetch keeps
- * the last good keys. The lookup throws {@link KeysUnavailable} when it cannot
- * tell: no keys were ever fetched, or the kid is unknown and the last fetch failed.
+ * are refetched in the background (with `requestScopedIo`, by the request
+ * that finds them so) and used meanwhile; a failed fetch keeps the last good
+ * keys. The lookup throws {@link KeysUnavailable} when it cannot tell: no
+ * keys were ever fetched, or the kid is unknown and the last fetch failed.
  * Each key set fetched goes to `onKeys` as it replaces the last.
  *
  * @example
@@ -50,12 +79,12 @@ export type JwksCache = KeyLookup & {
  * await jwtVerify(token, lookup, { issuer, audience });
  */
 export function createJwksCache(options: JwksCacheOptions): JwksCache {
-  const { url, timeoutMs, cooldownMs, maxAgeMs, now, onError, onKeys } = options;
+  const { url, timeoutMs, cooldownMs, maxAgeMs, now, onError, onKeys, requestScopedIo = false } = options;
   let keys: LocalKeys | undefined;
   let fetchedAt = 0;
   let attemptedAt = -Infinity;
   let lastFailed = false;
-  let pending: Promise<void> | undefined;
+  let fetching: Fetching | undefined;
 
   // The key set as fetched too, for onKeys: createLocalJWKSet checked it and keeps its own copy, so this one is no one else's.
   const load = async (): Promise<{ readonly jwks: JSONWebKeySet; readonly local: LocalKeys }> => {
@@ -69,37 +98,69 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
     return { jwks, local: createLocalJWKSet(jwks) };
   };
 
-  const refresh = (): Promise<void> => {
-    if (pending !== undefined) return pending;
-    attemptedAt = now();
-    pending = load().then(
-      (loaded) => {
-        keys = loaded.local;
-        fetchedAt = now();
-        lastFailed = false;
-        onKeys?.(loaded.jwks);
-      },
-      (error: unknown) => {
-        lastFailed = true;
-        const reason = error instanceof Error ? error.message : String(error);
-        onError(
-          new Error(
-            `JWKS ${url.href}: the keys could not be fetched (${reason}); ${keys === undefined ? 'none are cached' : 'the last good keys stay in use'}`,
-          ),
-        );
-      },
+  const failed = (reason: string) => {
+    lastFailed = true;
+    onError(
+      new Error(`JWKS ${url.href}: the keys could not be fetched (${reason}); ${keys === undefined ? 'none are cached' : 'the last good keys stay in use'}`),
     );
-    void pending.finally(() => (pending = undefined));
-    return pending;
   };
 
-  /** A fetch now, or the one already running; `undefined` while the cooldown lasts. */
-  const fetchOrJoin = (): Promise<void> | undefined => (pending !== undefined || now() - attemptedAt >= cooldownMs ? refresh() : undefined);
+  /** Starts a fetch; its promise is for the caller alone to await where I/O is request-scoped. */
+  const start = (): Promise<void> => {
+    attemptedAt = now();
+    // Only the fetch under way when it ends may change the keys: one counted as abandoned has been replaced or has failed.
+    const current: Fetching = {
+      abandonAt: attemptedAt + timeoutMs + ABANDONED_AFTER_MS,
+      done: load().then(
+        (loaded) => {
+          if (fetching !== current) return;
+          fetching = undefined;
+          keys = loaded.local;
+          fetchedAt = now();
+          lastFailed = false;
+          onKeys?.(loaded.jwks);
+        },
+        (error: unknown) => {
+          if (fetching !== current) return;
+          fetching = undefined;
+          failed(error instanceof Error ? error.message : String(error));
+        },
+      ),
+    };
+    fetching = current;
+    return current.done;
+  };
+
+  /** Whether a fetch is under way, once one whose request has gone (past its `abandonAt`) is counted as failed. */
+  const underWay = (): boolean => {
+    if (fetching === undefined || now() < fetching.abandonAt) return fetching !== undefined;
+    fetching = undefined;
+    failed(`no answer within ${timeoutMs + ABANDONED_AFTER_MS} ms`);
+    return false;
+  };
+
+  /** The end of `running`, another lookup's fetch: its promise where promises may cross requests, else checked for. */
+  const join = async (running: Fetching): Promise<void> => {
+    if (!requestScopedIo) return running.done;
+    while (fetching === running && underWay()) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  };
+
+  /** A fetch now, or the end of the one already running; `undefined` while the cooldown lasts. */
+  const fetchOrJoin = (): Promise<void> | undefined => {
+    if (fetching !== undefined) return join(fetching);
+    return now() - attemptedAt >= cooldownMs ? start() : undefined;
+  };
 
   const unavailable = () => new KeysUnavailable(Math.max(1, Math.ceil((attemptedAt + cooldownMs - now()) / 1000)));
 
-  const refreshIfStale = () => {
-    if (keys !== undefined && now() - fetchedAt >= maxAgeMs) void fetchOrJoin();
+  const refreshIfStale = (): Promise<void> | undefined => {
+    if (keys === undefined || now() - fetchedAt < maxAgeMs) return undefined;
+    if (!requestScopedIo) {
+      void fetchOrJoin();
+      return undefined;
+    }
+    // Another request's refetch is not waited for: the keys it replaces are still good meanwhile.
+    return underWay() || now() - attemptedAt < cooldownMs ? undefined : start();
   };
 
   const lookup: KeyLookup = async (header, token) => {
@@ -107,16 +168,17 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
       await fetchOrJoin();
       if (keys === undefined) throw unavailable();
     } else {
-      refreshIfStale();
+      const refreshing = refreshIfStale();
+      if (refreshing !== undefined) await refreshing;
     }
     try {
       return await keys(header, token);
     } catch (error) {
       if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
-      const fetching = fetchOrJoin();
+      const refetch = fetchOrJoin();
       // Within the cooldown the kept keys answer, unless the issuer was unreachable at the last try.
-      if (fetching === undefined && !lastFailed) throw error;
-      await fetching;
+      if (refetch === undefined && !lastFailed) throw error;
+      await refetch;
       if (lastFailed) throw unavailable();
       return keys(header, token);
     }

@@ -318,6 +318,28 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
     expect(served.fetches).toBe(2);
   });
 
+  it('with requestScopedIo, refetches keys past their age before answering a remembered token, and refuses it once its key has left', async () => {
+    const served = await serveKeys();
+    served.published = [publicJwk];
+    const clock = { ms: T0 * 1000 };
+    const options = { keys: undefined, jwksUrl: served.jwksUrl, jwksMaxAgeSeconds: 60, now: () => clock.ms, requestScopedIo: true };
+    const authenticate = verifier(options);
+    const token = await sign({ ...claims, exp: T0 + 600 });
+    await authenticate(token, noRequest);
+    clock.ms += 59_000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    served.published = [rsa.publicJwk];
+    clock.ms += 1000;
+    // Where a fetch its request does not wait for never ends (workerd), the request that finds the keys old waits for new ones.
+    expect(await ask(authenticate, token)).toEqual({ verdict: { refused: 'invalid-token' }, remembered: false });
+    expect(served.fetches).toBe(2);
+    served.published = [publicJwk];
+    clock.ms += 60_000;
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: false });
+    expect(await ask(authenticate, token)).toEqual({ verdict: true, remembered: true });
+    expect(served.fetches).toBe(3);
+  });
+
   it('answers any sequence of tokens, clocks and key sets exactly as a verifier that remembers nothing', async () => {
     const served = await serveKeys();
     const pairs = await Promise.all([0, 1, 2, 3].map(() => generateKeyPair('ES256', { extractable: true })));
@@ -370,15 +392,22 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
         fc.constantFrom(0, 5, 30),
         fc.boolean(),
         fc.array(event, { minLength: 15, maxLength: 40 }),
-        async (initial, chosen, leeway, scoped, events) => {
+        // No background fetches (their timing would differ): keys change only when a token's kid is unknown, or, where
+        // I/O is request-scoped (as on workerd), when a request finds them past their age and waits for the new ones.
+        fc.constantFrom(
+          { requestScopedIo: false, jwksMaxAgeSeconds: 1e7 },
+          { requestScopedIo: true, jwksMaxAgeSeconds: 1e7 },
+          { requestScopedIo: true, jwksMaxAgeSeconds: 30 },
+          { requestScopedIo: true, jwksMaxAgeSeconds: 0 },
+        ),
+        async (initial, chosen, leeway, scoped, events, refetching) => {
           served.published = initial.map((index) => jwks[index]!);
           const clock = { ms: T0 * 1000 };
-          // No background fetches (their timing would differ): keys change only when a token's kid is unknown.
           const options = {
+            ...refetching,
             keys: undefined,
             jwksUrl: served.jwksUrl,
             jwksCooldownSeconds: 0,
-            jwksMaxAgeSeconds: 1e7,
             clockToleranceSeconds: leeway,
             now: () => clock.ms,
             ...(scoped ? { requiredScope: 'plants:write' } : {}),

@@ -55,6 +55,15 @@ export interface JwtAuthenticateOptions {
   readonly tokenCacheMaxBytes?: number | undefined;
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Whether the runtime ties I/O to the request that started it, as Cloudflare
+   * Workers do: then no request waits on a JWKS fetch another request started
+   * (it checks for that fetch's end every 10 ms instead), and keys past their
+   * age are refetched by the request that finds them so, which waits for them.
+   * Default: true where `navigator.userAgent` is `Cloudflare-Workers` (workerd),
+   * false elsewhere.
+   */
+  readonly requestScopedIo?: boolean | undefined;
 }
 
 const INVALID_TOKEN: AuthRefusal = Object.freeze({ refused: 'invalid-token' });
@@ -115,8 +124,8 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
   const lookup = keyLookup(options, now, fail, cache);
   const verifyOptions = { issuer: options.issuer, audience: [...audience], algorithms: [...algorithms], clockTolerance, requiredClaims: ['exp'] };
   const insufficientScope: AuthRefusal = Object.freeze({ refused: 'insufficient-scope', scope: required.join(' ') });
-  // A verification would have looked a key up, and so noticed keys past their age: a remembered token does the same.
-  const keepKeysFresh = 'refreshIfStale' in lookup ? lookup.refreshIfStale : () => {};
+  // A verification looks a key up, and so notices keys past their age: a remembered token is answered after the same check.
+  const keepKeysFresh = 'refreshIfStale' in lookup ? lookup.refreshIfStale : () => undefined;
 
   const verify = async (token: string, at: number): Promise<AuthVerdict> => {
     // Another spelling of a valid token would verify too, and be counted apart by the rate limit.
@@ -145,18 +154,21 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
     return verdict;
   };
 
+  /** The answer remembered for `token` at `at`, if any. */
+  const recall = (token: string, at: number): AuthVerdict | undefined => {
+    if (cache === undefined) return undefined;
+    // jose reads the clock through a Date, in whole seconds; a clock a Date cannot hold is left to jose.
+    const ms = Math.trunc(at);
+    const remembered = Math.abs(ms) <= MAX_DATE_MS ? cache.read(token, Math.floor(ms / 1000)) : undefined;
+    return remembered === false ? INVALID_TOKEN : remembered;
+  };
+
   const authenticate = (token: string): AuthVerdict | Promise<AuthVerdict> => {
     const at = now();
-    if (cache !== undefined) {
-      // jose reads the clock through a Date, in whole seconds; a clock a Date cannot hold is left to jose.
-      const ms = Math.trunc(at);
-      const remembered = Math.abs(ms) <= MAX_DATE_MS ? cache.read(token, Math.floor(ms / 1000)) : undefined;
-      if (remembered !== undefined) {
-        keepKeysFresh();
-        return remembered === false ? INVALID_TOKEN : remembered;
-      }
-    }
-    return verify(token, at);
+    // Keys fetched now may forget the token (its key changed or left): remembered answers are read after them.
+    const refreshing = keepKeysFresh();
+    if (refreshing !== undefined) return refreshing.then(() => recall(token, at) ?? verify(token, at));
+    return recall(token, at) ?? verify(token, at);
   };
   return Object.assign(authenticate, {
     describes: Object.freeze({
@@ -224,5 +236,11 @@ function keyLookup(
     now,
     onError: options.onKeysError ?? ((error) => console.error(`plant-store: ${error.message}`)),
     onKeys: cache?.keysReplaced,
+    requestScopedIo: options.requestScopedIo ?? isWorkers(),
   });
+}
+
+/** Whether this is workerd (Cloudflare Workers), which names itself so in `navigator.userAgent`. */
+function isWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === 'Cloudflare-Workers';
 }
