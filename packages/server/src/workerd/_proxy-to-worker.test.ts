@@ -167,6 +167,57 @@ describe('proxyToWorker', () => {
     await Promise.all([server, closing].map((each) => new Promise((resolve) => each.close(resolve))));
   });
 
+  it("gives overrule's answer in place of the Worker's to creates and readiness, keeping the Worker's other headers, and nothing to HEAD but its length", async () => {
+    // A stand-in answering as the Worker does with CORS and request ids: 200 with its headers, 401 without a token.
+    const worker = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const body = req.headers.authorization === undefined ? '{"error":1100,"message":"no"}' : '{"name":"Fern"}';
+        res.writeHead(req.headers.authorization === undefined ? 401 : 200, {
+          'content-type': 'application/json',
+          'content-length': req.method === 'HEAD' ? 2 : Buffer.byteLength(body),
+          'x-request-id': 'abc',
+          'access-control-allow-origin': '*',
+        });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      });
+    });
+    const asked: [number, boolean][] = [];
+    const refusal = { status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":1501,"message":"gone"}' };
+    const judging = proxyToWorker({ host: '127.0.0.1', port: await listen(worker) }, () => {}, MAX, {
+      overrule: (status, readiness) => {
+        asked.push([status, readiness]);
+        return status === 200 ? refusal : undefined;
+      },
+    });
+    const server = createServer(judging.handler);
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    const send = async (request: string) => parseResponses((await rawExchange(url, [request], 3_000, { answers: 1 })).received)[0]!;
+    const created = await send('POST /plants HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    expect([created.status, created.body, created.headers['x-request-id'], created.headers['access-control-allow-origin']]).toEqual([
+      503,
+      refusal.body,
+      'abc',
+      '*',
+    ]);
+    expect(created.headers['content-length']).toBe(String(refusal.body.length));
+    // Refused before the store, the Worker's answer stands: the order of checks is the Worker's.
+    expect((await send('POST /plants HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')).status).toBe(401);
+    expect((await send('GET /readyz HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n')).body).toBe(refusal.body);
+    const head = await send('HEAD /readyz HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n');
+    expect([head.status, head.body, head.headers['content-length']]).toEqual([503, '', String(refusal.body.length)]);
+    // Neither a create nor readiness: not asked.
+    expect((await send('GET /openapi.json HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n')).status).toBe(200);
+    expect(asked).toEqual([
+      [200, false],
+      [401, false],
+      [200, true],
+      [200, true],
+    ]);
+    judging.close();
+    await Promise.all([server, worker].map((each) => new Promise((resolve) => each.close(resolve))));
+  });
+
   it('turns every target into origin-form', () => {
     expect(originForm('/plants?a=1')).toBe('/plants?a=1');
     expect(originForm('http://example.com/plants?a=1')).toBe('/plants?a=1');

@@ -92,6 +92,13 @@ export interface ProxyOptions {
    * broken (_stuck-store-watch.ts).
    */
   readonly onStoreAnswer?: (status: number, readiness: boolean) => void;
+  /**
+   * Asked of the same answers as {@link onStoreAnswer}, as each is about to be passed on: an answer
+   * to give in its place (its status, its Error body, the Worker's other headers kept: the request
+   * id, CORS), or undefined to pass the Worker's on. What the launcher judges D1's answers by
+   * (_d1-file-watch.ts).
+   */
+  readonly overrule?: (status: number, readiness: boolean) => PlantResponse | undefined;
 }
 
 /**
@@ -146,7 +153,7 @@ export function proxyToWorker(
   maxBodyBytes: number,
   options: ProxyOptions = {},
 ): WorkerProxy {
-  const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics, onStoreAnswer } = options;
+  const { docs = false, answerTimeoutMs = WORKER_ANSWER_TIMEOUT_MS, frontMetrics, onStoreAnswer, overrule } = options;
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_UPSTREAM_CONNECTIONS });
   // Requests whose body the front is still gathering: begun, and in no count of the Worker's yet.
   let gathering = 0;
@@ -275,14 +282,31 @@ export function proxyToWorker(
           // Refused from its declared length, the request still owes workerd a body: that
           // connection is not used again.
           if (body === undefined) forwarded.destroy();
-          if (onStoreAnswer !== undefined) {
+          // Whether it answers a create (false) or a readiness probe (true), for the launcher's watches; undefined: neither.
+          let store: boolean | undefined;
+          if (onStoreAnswer !== undefined || overrule !== undefined) {
             const method = req.method;
-            if (method === 'POST') onStoreAnswer(answer.statusCode ?? 0, false);
-            else if ((method === 'GET' || method === 'HEAD') && routePath(originForm(req.url ?? '/')) === '/readyz')
-              onStoreAnswer(answer.statusCode ?? 0, true);
+            if (method === 'POST') store = false;
+            else if ((method === 'GET' || method === 'HEAD') && routePath(originForm(req.url ?? '/')) === '/readyz') store = true;
+            if (store !== undefined) onStoreAnswer?.(answer.statusCode ?? 0, store);
           }
           if (late || gone || res.destroyed) return;
+          let status = answer.statusCode ?? 502;
           let whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          const instead = store === undefined ? undefined : overrule?.(status, store);
+          if (instead !== undefined) {
+            // The Worker's headers but its body's own, so that the request id and CORS headers stay as the Worker gave them.
+            for (let i = out.length - 2; i >= 0; i -= 2) {
+              const name = out[i]!.toLowerCase();
+              if (name === 'content-type' || name === 'content-length') out.splice(i, 2);
+            }
+            for (const [name, value] of Object.entries(instead.headers)) out.push(name, value);
+            const refusal = Buffer.from(instead.body);
+            // A HEAD is told the length GET's answer has, and sent no body, as the Worker answers one.
+            out.push('content-length', String(refusal.length));
+            whole = req.method === 'HEAD' ? Buffer.alloc(0) : refusal;
+            status = instead.status;
+          }
           if (scrape && frontMetrics !== undefined && answer.statusCode === 200) {
             // The requests still arriving at the front are in flight too, as the core counts them on Node.
             const arriving = `# HELP http_server_active_requests\n# TYPE http_server_active_requests gauge\nhttp_server_active_requests ${gathering}\n`;
@@ -296,7 +320,7 @@ export function proxyToWorker(
           // (5 s after the answer), past the drain's grace, in which idle connections close.
           if (closes || isServerClosing(req) || asksToUpgrade(req)) res.shouldKeepAlive = false;
           try {
-            res.writeHead(answer.statusCode ?? 502, out);
+            res.writeHead(status, out);
           } catch {
             // Headers node:http will not send (never seen from workerd): no answer rather than a crash.
             res.destroy();

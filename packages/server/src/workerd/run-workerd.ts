@@ -6,6 +6,8 @@ import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
 import { createOverloadGate, createPlantMetrics, DEFAULT_MAX_BODY_BYTES } from '@plant-store/core';
 import { createMemoryStore } from '@plant-store/store-memory';
 import { Miniflare, type MiniflareOptions } from 'miniflare';
+import { d1DatabaseFile } from './_d1-database-file.ts';
+import { d1FileWatch } from './_d1-file-watch.ts';
 import { failedRestartLog } from './_failed-restart-log.ts';
 import { STUCK_AFTER_MS, stuckStoreWatch } from './_stuck-store-watch.ts';
 import { explainListenError } from '../common/_explain-listen-error.ts';
@@ -31,6 +33,8 @@ import { whyNoDirectory } from '../launcher/_why-no-directory.ts';
 export const DEFAULT_D1_DIR = '.plant-store/d1';
 
 const COMPATIBILITY_DATE = '2026-07-01';
+/** The D1 database's id: it names the database's file in the D1 directory, so a fixed one finds the same plants at every start. */
+const D1_DATABASE_ID = 'plant-store';
 
 /** How long after miniflare gave up on workerd it is started again here, and the longest wait between later tries. */
 const FIRST_RESTART_DELAY_MS = 1_000;
@@ -44,7 +48,9 @@ const MEMORY_WARNING = 'plant-store: plants are kept in memory, per isolate, and
  * like on every other runtime. Plants are kept in a D1 database bound as
  * `PLANT_STORE_DB`, persisted in the directory `PLANT_STORE_D1_DIR` (default
  * `.plant-store/d1` under the working directory, created if absent), so they
- * survive restarts; `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
+ * survive restarts; while the database's file is removed or replaced under a
+ * running workerd, creates and `/readyz` are answered 503 (1501), as on the
+ * SQLite store ({@link d1FileWatch}). `PLANT_STORE_DATABASE_URL=memory:` keeps them in the
  * isolate's memory instead, `rqlite://…` on that cluster (reached by the
  * Worker's own `fetch`, and checked here at start), and asking for SQLite or
  * PostgreSQL stops the start.
@@ -101,11 +107,18 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   const errorLine = (msg: string) => console.error(formatLogRecords([{ level: 'error', msg }], config.logFormat));
   // Set once the front drains: workerd is not started again then.
   let stopping = false;
+  // D1's file, removed or replaced under workerd, which goes on writing to the file it has open: creates and /readyz
+  // are refused meanwhile, as the SQLite store refuses them (_d1-file-watch.ts). A workerd started again opens the
+  // file of that name, which the watch then adopts.
+  const fileWatch = d1Dir === undefined ? undefined : d1FileWatch({ path: d1DatabaseFile(d1Dir, D1_DATABASE_ID), say: errorLine });
   // Starts workerd again with the same options (the same ports): `done` is said once it serves; if it does not, it is
   // tried again after `retryInMs`. The one place the launcher restarts workerd (a failed restart, a D1 that stays broken).
   const restart = (done: string, retryInMs = FIRST_RESTART_DELAY_MS): Promise<void> =>
     miniflare.setOptions(options).then(
-      () => errorLine(done),
+      () => {
+        fileWatch?.reopened();
+        errorLine(done);
+      },
       (error: unknown) => {
         startAgain(retryInMs);
         throw error;
@@ -126,7 +139,10 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     host: '127.0.0.1',
     port: 0,
     ...(d1Dir === undefined ? {} : { d1Persist: d1Dir }),
-    unsafeHandleRuntimeRestart: () => errorLine(`plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`),
+    unsafeHandleRuntimeRestart: () => {
+      fileWatch?.reopened();
+      errorLine(`plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`);
+    },
     log: failedRestartLog(() => startAgain(FIRST_RESTART_DELAY_MS)),
     workers: [
       {
@@ -157,8 +173,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
           // The Worker reaches the rqlite cluster itself, with its own fetch.
           ...(rqlite === undefined ? {} : { PLANT_STORE_DATABASE_URL: process.env['PLANT_STORE_DATABASE_URL'] ?? '' }),
         },
-        // The database id names its file in d1Dir: a fixed one finds the same plants at every start.
-        ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: 'plant-store' } }),
+        ...(d1Dir === undefined ? {} : { d1Databases: { PLANT_STORE_DB: D1_DATABASE_ID } }),
       },
     ],
   };
@@ -208,6 +223,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     ...(watch === undefined
       ? {}
       : { onStoreAnswer: (status: number, readiness: boolean) => (readiness ? watch.answered(status) : status === 503 && probeReadiness()) }),
+    ...(fileWatch === undefined ? {} : { overrule: fileWatch.overrule }),
   });
   const running = await serveNodeHttp(
     gate === undefined ? proxy.handler : gateFront(gate, proxy, local),
