@@ -119,19 +119,27 @@ describe('the standalone workerd server over raw sockets', () => {
     ]);
   });
 
-  it.runIf(linux)('keeps serving on the same port, with its plants, when workerd is killed: miniflare starts it again and a line says so', async () => {
-    const id = ++nextId;
-    expect(await createOnce(id, 'survivor')).toEqual([200, '{"name":"survivor"}']);
-    const before = workerdPid();
-    process.kill(before, 'SIGKILL');
-    await expect
-      .poll(() => server.output(), { timeout: 20_000 })
-      .toContain('plant-store: workerd stopped unexpectedly and was started again on the same port; plants in D1 are kept');
-    await expect.poll(() => createOnce(id, 'survivor'), { timeout: 10_000 }).toEqual([200, '{"name":"survivor"}']);
-    expect(workerdPid()).not.toBe(before);
-    const [status, body] = await createOnce(id, 'other');
-    expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
-  });
+  it.runIf(linux)(
+    'keeps serving on the same port, with its plants, when workerd is killed: it is started again and a line says so',
+    { timeout: 90_000 },
+    async () => {
+      const id = ++nextId;
+      expect(await createOnce(id, 'survivor')).toEqual([200, '{"name":"survivor"}']);
+      const before = workerdPid();
+      process.kill(before, 'SIGKILL');
+      // miniflare starts workerd again within a second here; on a loaded machine that start has failed (twice in four runs
+      // at a load average of 5), and the front then starts it itself after 1, 2, 4, 8 s (the next test): either says so.
+      await expect
+        .poll(() => /plant-store: workerd (stopped unexpectedly and )?was started again on the same port; plants in D1 are kept/.test(server.output()), {
+          timeout: 45_000,
+        })
+        .toBe(true);
+      await expect.poll(() => createOnce(id, 'survivor'), { timeout: 10_000 }).toEqual([200, '{"name":"survivor"}']);
+      expect(workerdPid()).not.toBe(before);
+      const [status, body] = await createOnce(id, 'other');
+      expect([status, JSON.parse(body).error]).toEqual([409, 1300]);
+    },
+  );
 
   it.runIf(linux)('starts workerd again when the one miniflare started after a crash dies as it starts, and says so', async () => {
     const id = ++nextId;
