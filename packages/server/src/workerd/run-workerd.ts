@@ -112,26 +112,29 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // file of that name, which the watch then adopts.
   const fileWatch = d1Dir === undefined ? undefined : d1FileWatch({ path: d1DatabaseFile(d1Dir, D1_DATABASE_ID), say: errorLine });
   // Starts workerd again with the same options (the same ports): `done` is said once it serves; if it does not, it is
-  // tried again after `retryInMs`. The one place the launcher restarts workerd (a failed restart, a D1 that stays broken).
-  const restart = (done: string, retryInMs = FIRST_RESTART_DELAY_MS): Promise<void> =>
+  // tried again after `retryInMs`, the line saying `why` it was started. The one place the launcher restarts workerd
+  // (a failed restart, a D1 that stays broken).
+  const restart = (done: string, why: string, retryInMs = FIRST_RESTART_DELAY_MS): Promise<void> =>
     miniflare.setOptions(options).then(
       () => {
         fileWatch?.reopened();
         errorLine(done);
       },
       (error: unknown) => {
-        startAgain(retryInMs);
+        startAgain(retryInMs, why);
         throw error;
       },
     );
   // miniflare starts workerd again after a crash, but gives up for good when that one dies as it starts: then it is
-  // started here after 1 s, then 2, 4, up to 30 s between tries.
-  const startAgain = (delayMs: number) => {
+  // started here after 1 s, then 2, 4, up to 30 s between tries. So is one the D1 watch started that did not start.
+  const startAgain = (delayMs: number, why: string) => {
     if (stopping) return;
-    errorLine(`plant-store: workerd did not start again after it stopped unexpectedly; trying again in ${delayMs / 1000} s`);
+    errorLine(`plant-store: workerd did not start again ${why}; trying again in ${delayMs / 1000} s`);
     setTimeout(() => {
       if (stopping) return;
-      restart(`plant-store: workerd was started again on the same port; ${place.afterRestart}`, Math.min(delayMs * 2, MAX_RESTART_DELAY_MS)).catch(() => {});
+      restart(`plant-store: workerd was started again on the same port; ${place.afterRestart}`, why, Math.min(delayMs * 2, MAX_RESTART_DELAY_MS)).catch(
+        () => {},
+      );
     }, delayMs).unref();
   };
   const options: MiniflareOptions = {
@@ -143,7 +146,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
       fileWatch?.reopened();
       errorLine(`plant-store: workerd stopped unexpectedly and was started again on the same port; ${place.afterRestart}`);
     },
-    log: failedRestartLog(() => startAgain(FIRST_RESTART_DELAY_MS)),
+    log: failedRestartLog(() => startAgain(FIRST_RESTART_DELAY_MS, 'after it stopped unexpectedly')),
     workers: [
       {
         name: 'plant-store',
@@ -205,7 +208,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
     d1Dir === undefined
       ? undefined
       : stuckStoreWatch({
-          restart: () => restart(`plant-store: D1 kept failing for ${STUCK_AFTER_MS / 1000} s or more; workerd was started again to open it afresh`),
+          restart: () =>
+            restart(`plant-store: D1 kept failing for ${STUCK_AFTER_MS / 1000} s or more; workerd was started again to open it afresh`, 'to open D1 afresh'),
         });
   let probedAt = 0;
   const probeReadiness = () => {
