@@ -163,6 +163,20 @@ describe('createJwksCache', () => {
     expect(issuer.fetches).toBe(1);
   });
 
+  it.each([false, true])(
+    'waits for one fetch at most per lookup: without a cooldown, a kid the keys just fetched lack is not fetched again (requestScopedIo: %s)',
+    async (requestScopedIo) => {
+      const { issuer, lookup } = await setUp({ cooldownMs: 0, requestScopedIo });
+      await expect(lookup(header('b'), token)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+      expect(issuer.fetches).toBe(1);
+      // The next lookup may fetch again: there is no cooldown.
+      await expect(lookup(header('b'), token)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+      expect(issuer.fetches).toBe(2);
+      await expect(lookup.afterFetch(header('b'), token), 'after a fetch its caller waited for').rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+      expect(issuer.fetches).toBe(2);
+    },
+  );
+
   it('counts an answer that is not a JWKS as a failed fetch', async () => {
     const { issuer, reported } = await setUp();
     const lookup = createJwksCache({

@@ -48,6 +48,8 @@ export type JwksCache = KeyLookup & {
    * answering (a fetch its request does not wait for never ends there).
    */
   readonly refreshIfStale: () => Promise<void> | undefined;
+  /** The lookup for a caller that has just waited for the fetch `refreshIfStale` returned: it starts no other. */
+  readonly afterFetch: KeyLookup;
 };
 
 /** How often, with `requestScopedIo`, a lookup checks whether another request's fetch has ended. */
@@ -163,25 +165,39 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
     return underWay() || now() - attemptedAt < cooldownMs ? undefined : start();
   };
 
-  const lookup: KeyLookup = async (header, token) => {
-    if (keys === undefined) {
-      await fetchOrJoin();
-      if (keys === undefined) throw unavailable();
-    } else {
-      const refreshing = refreshIfStale();
-      if (refreshing !== undefined) await refreshing;
-    }
-    try {
-      return await keys(header, token);
-    } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
-      const refetch = fetchOrJoin();
-      // Within the cooldown the kept keys answer, unless the issuer was unreachable at the last try.
-      if (refetch === undefined && !lastFailed) throw error;
-      await refetch;
-      if (lastFailed) throw unavailable();
-      return keys(header, token);
-    }
-  };
-  return Object.assign(lookup, { refreshIfStale });
+  /**
+   * A lookup that waits for one fetch at most, none when `waited` (its caller has just waited for one): with no
+   * cooldown, a kid the keys just fetched lack, or a refetch that just failed, would otherwise start another.
+   */
+  const lookupAfter =
+    (waited: boolean): KeyLookup =>
+    async (header, token) => {
+      let fetched = waited;
+      if (keys === undefined) {
+        if (!fetched) {
+          const first = fetchOrJoin();
+          fetched = first !== undefined;
+          await first;
+        }
+        if (keys === undefined) throw unavailable();
+      } else if (!fetched) {
+        const refreshing = refreshIfStale();
+        if (refreshing !== undefined) {
+          fetched = true;
+          await refreshing;
+        }
+      }
+      try {
+        return await keys(header, token);
+      } catch (error) {
+        if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+        const refetch = fetched ? undefined : fetchOrJoin();
+        // Within the cooldown the kept keys answer, unless the issuer was unreachable at the last try.
+        if (refetch === undefined && !lastFailed) throw error;
+        await refetch;
+        if (lastFailed) throw unavailable();
+        return keys(header, token);
+      }
+    };
+  return Object.assign(lookupAfter(false), { refreshIfStale, afterFetch: lookupAfter(true) });
 }

@@ -340,6 +340,38 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
     expect(served.fetches).toBe(3);
   });
 
+  it('with requestScopedIo and no cooldown, a request waits for one fetch of the keys at most, though it fails', async () => {
+    const served = await serveKeys();
+    served.published = [publicJwk];
+    const clock = { ms: T0 * 1000 };
+    const options = { keys: undefined, jwksUrl: served.jwksUrl, jwksMaxAgeSeconds: 60, jwksCooldownSeconds: 0, jwksTimeoutMs: 300 };
+    const authenticate = verifier({ ...options, now: () => clock.ms, requestScopedIo: true, onKeysError: () => {} });
+    const [token, other, unknownKid] = await Promise.all([
+      sign({ ...claims, exp: T0 + 600 }),
+      sign({ ...claims, exp: T0 + 600, sub: 'other' }),
+      sign({ ...claims, exp: T0 + 600 }, 'not-a-kid'),
+    ]);
+    expect(await authenticate(token, noRequest)).toBe(true);
+    served.hang = true;
+    clock.ms += 60_000;
+    // Each finds the keys past their age and waits for the refetch, which times out: a remembered token, a token
+    // verified with the keys kept, and a kid they lack (which a fetch that failed cannot rule out).
+    const verdicts: [string, unknown, number][] = [];
+    for (const [what, each] of [
+      ['remembered', token],
+      ['verified', other],
+      ['unknown kid', unknownKid],
+    ] as const) {
+      const before = served.fetches;
+      verdicts.push([what, await authenticate(each, noRequest), served.fetches - before]);
+    }
+    expect(verdicts).toEqual([
+      ['remembered', true, 1],
+      ['verified', true, 1],
+      ['unknown kid', { refused: 'unavailable', retryAfterSeconds: 1 }, 1],
+    ]);
+  });
+
   it('answers any sequence of tokens, clocks and key sets exactly as a verifier that remembers nothing', async () => {
     const served = await serveKeys();
     const pairs = await Promise.all([0, 1, 2, 3].map(() => generateKeyPair('ES256', { extractable: true })));

@@ -1,7 +1,7 @@
 // Runs anywhere with WebCrypto and WHATWG fetch (Node 20+, Bun, Deno, workerd): the JWT verifier.
 import type { Authenticate, AuthRefusal, AuthVerdict } from '@plant-store/core';
 import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { createJwksCache, type JwksCache } from './create-jwks-cache.ts';
+import { createJwksCache, type JwksCache, type KeyLookup } from './create-jwks-cache.ts';
 import { createVerifiedTokenCache, ENTRY_OVERHEAD_BYTES, type VerifiedTokenCache } from './create-verified-token-cache.ts';
 import { isCanonicalJws } from './is-canonical-jws.ts';
 import { isJwtAlgorithm, JWT_ALGORITHMS, type JwtAlgorithm } from './jwt-algorithms.ts';
@@ -126,8 +126,10 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
   const insufficientScope: AuthRefusal = Object.freeze({ refused: 'insufficient-scope', scope: required.join(' ') });
   // A verification looks a key up, and so notices keys past their age: a remembered token is answered after the same check.
   const keepKeysFresh = 'refreshIfStale' in lookup ? lookup.refreshIfStale : () => undefined;
+  // One fetch a request at most: after the one keepKeysFresh waited for, the verification starts none.
+  const afterFetch = 'afterFetch' in lookup ? lookup.afterFetch : lookup;
 
-  const verify = async (token: string, at: number): Promise<AuthVerdict> => {
+  const verify = async (token: string, at: number, keys: KeyLookup = lookup): Promise<AuthVerdict> => {
     // Another spelling of a valid token would verify too, and be counted apart by the rate limit.
     if (!isCanonicalJws(token)) return INVALID_TOKEN;
     const generation = cache?.generation ?? 0;
@@ -137,7 +139,7 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
       ({
         payload,
         protectedHeader: { kid },
-      } = await jwtVerify(token, lookup, { ...verifyOptions, currentDate: new Date(at) }));
+      } = await jwtVerify(token, keys, { ...verifyOptions, currentDate: new Date(at) }));
     } catch (error) {
       if (error instanceof KeysUnavailable) return { refused: 'unavailable', retryAfterSeconds: error.retryAfterSeconds };
       // Every way a token can be wrong is a JOSEError; anything else is a fault of this server (500).
@@ -167,7 +169,7 @@ export function jwtAuthenticate(options: JwtAuthenticateOptions): Authenticate {
     const at = now();
     // Keys fetched now may forget the token (its key changed or left): remembered answers are read after them.
     const refreshing = keepKeysFresh();
-    if (refreshing !== undefined) return refreshing.then(() => recall(token, at) ?? verify(token, at));
+    if (refreshing !== undefined) return refreshing.then(() => recall(token, at) ?? verify(token, at, afterFetch));
     return recall(token, at) ?? verify(token, at);
   };
   return Object.assign(authenticate, {
