@@ -1,9 +1,9 @@
 // Runs under vitest on Node (the "runtimes" project): the standalone workerd server on D1 (its built launcher, workerd
 // under miniflare, a real directory) whose database file is moved away, replaced or removed while it runs, on Linux,
 // where workerd is found and killed through /proc.
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
@@ -81,6 +81,15 @@ describe.runIf(linux)('workerd on D1: its database file moved away, replaced or 
       // Written before the answers; read here from another pipe, which may come later.
       await expect.poll(() => server.output(), { timeout: 5_000 }).toContain(`the D1 file ${file} was removed since workerd opened it`);
       await expect.poll(() => server.output(), { timeout: 5_000 }).toContain(`the D1 file ${file} is back; creates are served again`);
+
+      // Moved away, a symbolic link to itself under the name (stat fails with ELOOP): no file has the name.
+      renameSync(file, `${file}.away`);
+      symlinkSync(basename(file), file);
+      expect(await ready()).toEqual({ status: 503, body: NOT_READY });
+      expect(await createMany(700, 3)).toEqual([700, 701, 702].map((id) => ({ id, status: 503, body: REFUSED })));
+      rmSync(file);
+      renameSync(`${file}.away`, file);
+      expect((await ready()).status).toBe(200);
 
       // Removed with its -wal and -shm, as the review did: every create after it refused, /readyz too.
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });

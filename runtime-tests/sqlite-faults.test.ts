@@ -2,7 +2,7 @@
 // over a SQLite file, with another process holding its lock, a damaged file, and (as root) on a filesystem that
 // fills up and on one whose writes fail (support/faultfs.py).
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -412,6 +412,14 @@ describe('SQLite: the database file removed or replaced under a running server',
         renameSync(`${file}.away`, file);
         expect(await ready()).toBe(200);
         expect((await create(3)).status).toBe(200);
+        // Moved away, a symbolic link to itself under the name (stat fails with ELOOP): no file has the name.
+        renameSync(file, `${file}.away`);
+        symlinkSync('plants.db', file);
+        expect(await ready()).toBe(503);
+        expect((await create(5)).status).toBe(503);
+        rmSync(file);
+        renameSync(`${file}.away`, file);
+        expect(await ready()).toBe(200);
         // Replaced: a copy under the name is another file.
         copyFileSync(file, `${file}.copy`);
         renameSync(`${file}.copy`, file);

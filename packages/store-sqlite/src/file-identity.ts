@@ -31,8 +31,10 @@ export async function loadIdentityReader(): Promise<IdentityReader> {
       const { dev, ino } = statSync(path);
       return { dev, ino };
     } catch (error) {
+      // No file has the name: none at all, a directory of the path gone, or a symbolic link that leads nowhere or
+      // to itself (a link to the file opened stats as that file).
       const code = (error as { code?: unknown } | null)?.code;
-      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
+      return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' ? 'missing' : undefined;
     }
   };
 }

@@ -117,6 +117,8 @@ function statIdentity(path: string): FileIdentity | 'missing' | undefined {
     const stat = statSync(path, { throwIfNoEntry: false });
     return stat === undefined ? 'missing' : { dev: stat.dev, ino: stat.ino };
   } catch (error) {
-    return (error as { code?: unknown } | null)?.code === 'ENOTDIR' ? 'missing' : undefined;
+    // A directory of the path gone, or a symbolic link to itself: no file has the name (a link to the file opened stats as that file).
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'ENOTDIR' || code === 'ELOOP' ? 'missing' : undefined;
   }
 }
