@@ -88,6 +88,11 @@ describe.runIf(linux)('workerd on D1: its database file moved away, replaced or 
       expect(await ready()).toEqual({ status: 503, body: NOT_READY });
       expect(await createMany(700, 3)).toEqual([700, 701, 702].map((id) => ({ id, status: 503, body: REFUSED })));
       rmSync(file);
+      // A symbolic link to it under the name: workerd would not open the database through it at its next start.
+      symlinkSync(`${file}.away`, file);
+      expect(await ready()).toEqual({ status: 503, body: NOT_READY });
+      expect(await createMany(800, 1)).toEqual([{ id: 800, status: 503, body: REFUSED }]);
+      rmSync(file);
       renameSync(`${file}.away`, file);
       expect((await ready()).status).toBe(200);
 

@@ -418,6 +418,12 @@ describe('SQLite: the database file removed or replaced under a running server',
         expect(await ready()).toBe(503);
         expect((await create(5)).status).toBe(503);
         rmSync(file);
+        // Moved away, a symbolic link to it under the name: another entry, beside which the next start would not look for
+        // the write-ahead log the store writes.
+        symlinkSync(`${file}.away`, file);
+        expect(await ready()).toBe(503);
+        expect((await create(6)).status).toBe(503);
+        rmSync(file);
         renameSync(`${file}.away`, file);
         expect(await ready()).toBe(200);
         // Replaced: a copy under the name is another file.
@@ -449,6 +455,38 @@ async function damagedFile(file: string): Promise<void> {
   writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 10);
   closeSync(fd);
 }
+
+describe.skipIf(!canMountFaultFs())(
+  `SQLite: the file moved away while a commit syncs (FUSE, Node 24)${canMountFaultFs() ? '' : ` (skipped: ${INSTALL_FAULT_FS})`}`,
+  () => {
+    it('refuses the create of that commit (503, 1501), which a retry answers 200 once the file is back', async () => {
+      const dir = directory();
+      const disk = await mountFaultFs(join(dir, 'disk'), join(dir, '.plant-store'));
+      let server: SpawnedServer | undefined;
+      try {
+        server = await spawnServer(runtime('Node 24'), 'working', {}, dir);
+        const create = (id: number) => send(server!.baseUrl, { path: '/plants', headers: HEADERS, body: `{"id":${id},"name":"plant-${id}"}` });
+        expect((await create(1)).status).toBe(200);
+        disk.holdSyncs();
+        const held = create(2);
+        await until(() => disk.syncHeld, 10_000, "the create's commit held in its fsync");
+        // Moved in the directory under the filesystem, which the held server cannot answer for meanwhile.
+        const [file, away] = [join(dir, 'disk', 'plants.db'), join(dir, 'disk', 'plants.db.away')];
+        renameSync(file, away);
+        disk.fail(undefined);
+        const answer = await held;
+        expect([answer.status, (JSON.parse(answer.body) as { error?: number }).error]).toEqual([503, 1501]);
+        renameSync(away, file);
+        // It was written to the file, which is back: the retry the answer invites finds it stored.
+        expect((await create(2)).status).toBe(200);
+        expect((await send(server.baseUrl, { path: '/plants', headers: HEADERS, body: '{"id":2,"name":"other"}' })).status).toBe(409);
+      } finally {
+        await server?.close();
+        await disk.unmount();
+      }
+    });
+  },
+);
 
 describe('SQLite: a damaged file', () => {
   for (const name of ['Node 22', 'Node 26', 'Bun', 'Deno']) {

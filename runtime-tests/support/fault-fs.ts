@@ -1,8 +1,8 @@
 // Runs in the test process (Node), as root: a FUSE filesystem of the tests' own (support/faultfs.py,
 // under Debian's python3-fusepy) over a directory, whose writes fail on demand with the errno the
-// test names: an I/O error, a read-only disk, a full one.
+// test names (an I/O error, a read-only disk, a full one), and whose fsyncs wait on demand.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { until } from './until.ts';
 
@@ -23,6 +23,10 @@ export function canMountFaultFs(): boolean {
 export interface FaultFs {
   /** Makes every write, create, truncate, rename, unlink and fsync fail with `code` (`EIO`, `EROFS`, `ENOSPC`…) from now on; `undefined` lets them pass again. */
   fail(code: 'EIO' | 'EROFS' | 'ENOSPC' | undefined): void;
+  /** Makes every fsync wait, and its caller with it, until `fail(undefined)`: a commit held in its sync. */
+  holdSyncs(): void;
+  /** Whether an fsync has waited since {@link holdSyncs}. */
+  readonly syncHeld: boolean;
   /** Unmounts it (lazily, under open files) and stops its process by its pid. */
   unmount(): Promise<void>;
 }
@@ -51,6 +55,13 @@ export async function mountFaultFs(backing: string, mountPoint: string): Promise
   return {
     fail(code) {
       writeFileSync(control, code ?? '');
+    },
+    holdSyncs() {
+      rmSync(`${control}.held`, { force: true });
+      writeFileSync(control, 'HOLD');
+    },
+    get syncHeld() {
+      return existsSync(`${control}.held`);
     },
     async unmount() {
       writeFileSync(control, '');

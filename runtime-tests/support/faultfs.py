@@ -2,10 +2,11 @@
 # Runs under Debian's Python 3 with its python3-fusepy package, started by the tests
 # (support/fault-fs.ts) as root: a FUSE filesystem passing every call through to a
 # directory, whose writes fail with the errno named in a control file (EIO, EROFS,
-# ENOSPC…) while that file names one. Reads always pass.
+# ENOSPC…) while that file names one, and whose fsyncs wait while it says HOLD. Reads
+# always pass.
 #
 # Usage: faultfs.py <backing directory> <mount point> <control file>
-import errno, os, sys
+import errno, os, sys, time
 from fusepy import FUSE, FuseOSError, Operations
 
 class FaultFS(Operations):
@@ -14,12 +15,14 @@ class FaultFS(Operations):
     def __init__(self, root, control):
         self.root = root
         self.control = control
-    def fault(self):
+    def _control(self):
         try:
             with open(self.control) as f:
-                name = f.read().strip()
+                return f.read().strip()
         except FileNotFoundError:
-            return None
+            return ''
+    def fault(self):
+        name = self._control()
         return getattr(errno, name, None) if name else None
     def _p(self, path): return os.path.join(self.root, path.lstrip('/'))
     def _check(self):
@@ -46,8 +49,13 @@ class FaultFS(Operations):
         with open(self._p(path), 'r+') as f: f.truncate(length)
     def flush(self, path, fh): return 0
     def release(self, path, fh): return os.close(fh)
+    def _hold(self):
+        # While the control file says HOLD, an fsync waits (and its caller with it), saying so in <control>.held.
+        if self._control() != 'HOLD': return
+        open(self.control + '.held', 'w').close()
+        while self._control() == 'HOLD': time.sleep(0.01)
     def fsync(self, path, datasync, fh):
-        self._check(); return os.fsync(fh)
+        self._hold(); self._check(); return os.fsync(fh)
     def unlink(self, path): self._check(); return os.unlink(self._p(path))
     def mkdir(self, path, mode): return os.mkdir(self._p(path), mode)
     def rename(self, old, new): self._check(); return os.rename(self._p(old), self._p(new))

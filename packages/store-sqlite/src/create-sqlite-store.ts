@@ -255,6 +255,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         results.push({ status: 'exists', existing });
       }
       commit.run();
+      // The name may have been taken from the file while it committed: those creates would be gone at the next start.
+      const goneMeanwhile = fileGone();
+      if (goneMeanwhile !== undefined) return { ok: false, error: goneMeanwhile, gone: true };
       return { ok: true, results };
     } catch (error) {
       // SQLite may have rolled back by itself (a full disk, an I/O error):
@@ -316,7 +319,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       lastWriteProbe = 0;
     }
     if (sqliteErrorKind(outcome.error) === 'damaged') damage ??= outcome.error;
-    // Nothing of this batch was stored: every create in it may be retried.
+    // Nothing of this batch was stored where the next start finds it: every create in it may be retried.
     if (sqliteErrorKind(outcome.error) === 'full') {
       const full: InsertResult = { status: 'full', cause: outcome.error };
       for (const pending of batch) pending.resolve(full);

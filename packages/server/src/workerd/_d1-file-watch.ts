@@ -1,8 +1,8 @@
 // Runs on Node, in the workerd launcher's front: refuses D1's answers once the file they were written to has lost its name.
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { errorResponse, type PlantResponse } from '@plant-store/core';
 
-/** Which file a path names: its device and inode. */
+/** Which file a path names: the device and inode of its entry (a symbolic link's own, not its target's). */
 export interface FileIdentity {
   readonly dev: number;
   readonly ino: number;
@@ -111,13 +111,15 @@ export function d1FileWatch(options: D1FileWatchOptions): D1FileWatch {
   };
 }
 
-/** {@link IdentityReader} by one synchronous `stat`; no exception is made for a missing file, the common case of a gone one. */
+/** {@link IdentityReader} by one synchronous `lstat`; no exception is made for a missing file, the common case of a gone one. */
 function statIdentity(path: string): FileIdentity | 'missing' | undefined {
   try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return stat === undefined ? 'missing' : { dev: stat.dev, ino: stat.ino };
+    // The name's own entry, not where a link leads: workerd opens no database through a symbolic link (SQLITE_CANTOPEN
+    // at its next start), so a name that became one names another file.
+    const entry = lstatSync(path, { throwIfNoEntry: false });
+    return entry === undefined ? 'missing' : { dev: entry.dev, ino: entry.ino };
   } catch (error) {
-    // A directory of the path gone, or a symbolic link to itself: no file has the name (a link to the file opened stats as that file).
+    // A directory of the path gone, or a loop of links in it: no file has the name.
     const code = (error as { code?: unknown } | null)?.code;
     return code === 'ENOTDIR' || code === 'ELOOP' ? 'missing' : undefined;
   }
