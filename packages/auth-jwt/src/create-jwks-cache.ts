@@ -1,6 +1,7 @@
 // Runs anywhere with WHATWG fetch and AbortSignal.timeout (Node 20+, Bun, Deno, workerd): the issuer's keys, fetched and kept.
 import { createLocalJWKSet, errors, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
 import { KeysUnavailable } from './keys-unavailable.ts';
+import { usableKeys } from './usable-keys.ts';
 
 /** What {@link createJwksCache} needs: where the keys are and how often it may ask. */
 export interface JwksCacheOptions {
@@ -13,7 +14,7 @@ export interface JwksCacheOptions {
   readonly maxAgeMs: number;
   /** The clock, in milliseconds. */
   readonly now: () => number;
-  /** Told of every failed fetch; the error names the URL, never a token. */
+  /** Told of every failed fetch, and of every key left out of a key set fetched ({@link usableKeys}); the error names the URL, never a token. */
   readonly onError: (error: Error) => void;
   /**
    * Told of every key set fetched, as it replaces the last one and before any
@@ -72,7 +73,9 @@ interface Fetching {
  * costs the issuer at most one fetch per cooldown. Keys older than `maxAgeMs`
  * are refetched in the background (with `requestScopedIo`, by the request
  * that finds them so) and used meanwhile; a failed fetch keeps the last good
- * keys. The lookup throws {@link KeysUnavailable} when it cannot tell: no
+ * keys, and a key that could not verify a token is left out of a key set
+ * fetched (its tokens are refused as of an unknown key, and a set the issuer
+ * mends is fetched again as for a new kid). The lookup throws {@link KeysUnavailable} when it cannot tell: no
  * keys were ever fetched, or the kid is unknown and the last fetch failed.
  * Each key set fetched goes to `onKeys` as it replaces the last.
  *
@@ -96,7 +99,11 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
       await response.body?.cancel();
       throw new Error(`JWKS ${url.href}: HTTP ${response.status}`);
     }
-    const jwks = (await response.json()) as JSONWebKeySet;
+    const fetched = (await response.json()) as JSONWebKeySet;
+    // Refuses what is not a key set at all, as a failed fetch.
+    createLocalJWKSet(fetched);
+    const { jwks, leftOut } = await usableKeys(fetched);
+    for (const { key, reason } of leftOut) onError(new Error(`JWKS ${url.href}: key ${key} left out (${reason}); tokens it signed are refused`));
     return { jwks, local: createLocalJWKSet(jwks) };
   };
 

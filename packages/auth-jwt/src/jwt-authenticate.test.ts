@@ -1,6 +1,7 @@
 // Runs in vitest on Node: unit tests of jwt-authenticate.ts, with keys given or served on 127.0.0.1 (the JWKS cache has its own tests).
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
-import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthVerdict } from '@plant-store/core';
 import { startLocalIssuer, type LocalIssuer } from '../../../runtime-tests/support/local-issuer.ts';
@@ -370,6 +371,26 @@ describe('jwtAuthenticate, remembering verified tokens', () => {
       ['verified', true, 1],
       ['unknown kid', { refused: 'unavailable', retryAfterSeconds: 1 }, 1],
     ]);
+  });
+
+  it('refuses a token of a key the issuer publishes but none can verify with (an RSA modulus of 1024 bits) as invalid, and accepts the key once mended', async () => {
+    const served = await serveKeys();
+    const [weak, mended] = [1024, 2048].map((modulusLength) => generateKeyPairSync('rsa', { modulusLength }));
+    const jwkOf = (pair: typeof weak) => ({ ...(pair!.publicKey.export({ format: 'jwk' }) as JWK), kid: 'k', alg: 'RS256' });
+    // Signed by node:crypto: jose signs with no key under 2048 bits either.
+    const signed = (pair: typeof weak) => {
+      const input = `${base64url(JSON.stringify({ alg: 'RS256', kid: 'k' }))}.${base64url(JSON.stringify(claims))}`;
+      return `${input}.${createSign('RSA-SHA256').update(input).sign(pair!.privateKey).toString('base64url')}`;
+    };
+    served.published = [jwkOf(weak)];
+    const reported: string[] = [];
+    const options = { keys: undefined, jwksUrl: served.jwksUrl, jwksCooldownSeconds: 0, onKeysError: (error: Error) => reported.push(error.message) };
+    const authenticate = verifier({ ...options, now: () => T0 * 1000 });
+    // jose would throw a TypeError at every such token (a 500); the key is left out of the set instead.
+    expect(await authenticate(signed(weak), noRequest)).toEqual({ refused: 'invalid-token' });
+    expect(reported[0]).toBe(`JWKS ${served.jwksUrl}: key k left out (an RSA modulus of 1024 bits, under 2048); tokens it signed are refused`);
+    served.published = [jwkOf(mended)];
+    expect(await authenticate(signed(mended), noRequest)).toBe(true);
   });
 
   it('answers any sequence of tokens, clocks and key sets exactly as a verifier that remembers nothing', async () => {
