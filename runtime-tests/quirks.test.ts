@@ -605,17 +605,18 @@ describe('runtime quirks the server works around are still there (packages/serve
     });
 
     it(
-      "workerd-d1-memory: with V8's defaults, workerd grows by at least 15 MiB past its size at 20,000 queries through a D1 binding, by 50,000",
+      "workerd-d1-memory: with V8's defaults, workerd grows by at least 8 MiB past its size at 20,000 queries through a D1 binding, by 50,000",
       { timeout: 120_000 },
       async () => {
         const resident = await residentOverD1Queries(d1Directory(), miniflareTemporary(), 5);
         const figures = resident.map((each, batch) => `${(batch + 1) * 10}k ${each.toFixed(0)}`).join(', ');
         // The most it held after 20,000, not its size at 50,000: a sample can come just after a full collection
-        // (seen once: 498 at 20,000, 526 at 40,000, 507 at 50,000). Seen: +26 to +51 MiB; with run-workerd.ts's
-        // --max-semi-space-size=2 it levels off by 20,000 (runtime-tests/workerd-d1-memory.test.ts).
+        // (seen once: 498 at 20,000, 526 at 40,000, 507 at 50,000). Seen: +15 to +51 MiB (a bound of 15 failed once by
+        // a fraction: 496, 504, 494, 511); with run-workerd.ts's --max-semi-space-size=2 it levels off by 20,000, within
+        // 2 MiB of its size there (runtime-tests/workerd-d1-memory.test.ts).
         console.log(`workerd-d1-memory: workerd resident MiB by D1 queries, V8's defaults: ${figures}`);
         const grown = Math.max(...resident.slice(2)) - resident[1]!;
-        expect(grown, gone('workerd-d1-memory', version) + `\n${figures}`).toBeGreaterThanOrEqual(15);
+        expect(grown, gone('workerd-d1-memory', version) + `\n${figures}`).toBeGreaterThanOrEqual(8);
       },
     );
 
