@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,48 @@ describe('choosing the store with PLANT_STORE_DATABASE_URL', () => {
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it('PLANT_STORE_WORKERS=2: a worker started again while the file is moved away opens no new database over the log the other writes; no create answered 200 is lost', async () => {
+    const dir = directory();
+    const [file, away] = [join(dir, 'plants.db'), join(dir, 'plants.db.away')];
+    const env = { PLANT_STORE_WORKERS: '2', PLANT_STORE_DATABASE_URL: `sqlite:${file}` };
+    const headers = { authorization: `Bearer ${CONFORMANCE_TOKEN}`, 'content-type': 'application/json' };
+    const create = (target: SpawnedServer, id: number, name = 'a') => send(target.baseUrl, { path: '/plants', headers, body: `{"id":${id},"name":"${name}"}` });
+    const workersOf = (pid: number) =>
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map(Number);
+    const first = await spawnServer(runtime('Node 24'), 'working', env);
+    servers.push(first);
+    await expect.poll(() => workersOf(first.child.pid!).length, { timeout: 10_000 }).toBe(2);
+    const acknowledged: number[] = [];
+    const createAll = async (ids: number[]) => {
+      for (const answer of await Promise.all(ids.map(async (id) => ({ id, status: (await create(first, id)).status })))) {
+        if (answer.status === 200) acknowledged.push(answer.id);
+      }
+    };
+    await createAll(Array.from({ length: 50 }, (_, i) => 1 + i));
+    expect(acknowledged).toHaveLength(50);
+    renameSync(file, away);
+    const victim = newestProcess(workersOf(first.child.pid!));
+    process.kill(victim, 'SIGKILL');
+    // Its replacement finds the file away and the log there: it refuses to start, and is tried again later.
+    await expect.poll(() => first.output(), { timeout: 10_000 }).toContain(`the SQLite file ${file} is not there, but ${file}-wal`);
+    renameSync(away, file);
+    await expect.poll(() => workersOf(first.child.pid!).filter((pid) => pid !== victim).length, { timeout: 20_000 }).toBe(2);
+    await createAll(Array.from({ length: 100 }, (_, i) => 1_000 + i));
+    // Every process killed at once, as a crash of the machine would: what was acknowledged must be in the file.
+    for (const pid of [...workersOf(first.child.pid!), first.child.pid!]) process.kill(pid, 'SIGKILL');
+    await first.exited;
+    const again = await spawnServer(runtime('Node 24'), 'working', env);
+    servers.push(again);
+    const lost: number[] = [];
+    for (const id of acknowledged) if ((await create(again, id, 'other')).status !== 409) lost.push(id);
+    expect({ acknowledged: acknowledged.length > 100, lost }).toEqual({ acknowledged: true, lost: [] });
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
   });
 
   it('PLANT_STORE_WORKERS=2 with a SQLite file that cannot be opened stops the start: one line, exit 1, no restarts', async () => {

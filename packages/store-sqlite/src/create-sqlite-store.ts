@@ -116,7 +116,9 @@ const nextTurn: (callback: () => void) => void =
  * @throws Error on Node 20, which has no built-in SQLite, for a file that
  *   cannot be opened or written, and for a table of that name already there
  *   that cannot hold the plants exactly (an `id` of REAL affinity, a `NOT
- *   NULL` column the store does not write).
+ *   NULL` column the store does not write), and for a file not there whose
+ *   write-ahead log (`-wal`, `-shm`) is: a database moved or removed while
+ *   in use, which a database made anew would lose.
  * @example
  * const store = await createSqliteStore({ path: 'plants.db' });
  */
@@ -131,6 +133,17 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const path = options.path;
 
   const identityOf = await loadIdentityReader();
+  // The file not there beside the write-ahead log of a database in use (or left by a crash): it was moved or removed.
+  // A database made anew here would discard that log, and with it the creates it holds, under any process still
+  // writing to it (a worker started again while the file was moved away did so).
+  if (identityOf(path) === 'missing') {
+    const logs = [`${path}-wal`, `${path}-shm`].filter((log) => typeof identityOf(log) === 'object');
+    if (logs.length > 0) {
+      throw new Error(
+        `the SQLite file ${path} is not there, but ${logs.join(' and ')} of a database in use or left by a crash are: it was moved or removed; put it back (a database made anew here would discard that log)`,
+      );
+    }
+  }
   const db = await openSqlite(path);
   let insert: SqliteStatement;
   let select: SqliteStatement;
