@@ -2,7 +2,7 @@
 // and 26, Bun, Deno, workerd): settings a new user gets wrong, and starts that fail, each said in
 // one line that names the setting and the fix. Real occupied ports, real files in temporary
 // directories.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { CONFORMANCE_TOKEN, send } from '@plant-store/testing';
@@ -211,6 +211,30 @@ describe.each(RUNTIMES.map((target) => [target.name, target] as const))('%s stan
         : `plant-store: PLANT_STORE_DATABASE_URL: unset, so plants go to the default SQLite file ${cwd}/.plant-store/plants.db, but ${cwd}/.plant-store is a file, not a directory; set PLANT_STORE_DATABASE_URL=sqlite:PATH to keep them in another file, or memory: to keep them in memory`,
     ]);
   });
+});
+
+it('workerd: a D1 database file that is a symbolic link stops the start with one line (workerd would not open it); exit 1', async () => {
+  const workerd = RUNTIMES.find((target) => target.name === 'workerd')!;
+  const cwd = directory();
+  const d1 = join(cwd, 'd1');
+  // The file D1 makes, found by a first start.
+  const first = await spawnServer(workerd, 'working', { PLANT_STORE_D1_DIR: d1 }, cwd);
+  try {
+    expect((await send(first.baseUrl, { method: 'GET', path: '/readyz' })).status).toBe(200);
+  } finally {
+    await first.close();
+  }
+  const files = join(d1, 'miniflare-D1DatabaseObject');
+  const [name, ...others] = readdirSync(files).filter((entry) => entry.endsWith('.sqlite') && entry !== 'metadata.sqlite');
+  expect(others).toEqual([]);
+  mkdirSync(join(cwd, 'elsewhere'));
+  renameSync(join(files, name!), join(cwd, 'elsewhere', name!));
+  symlinkSync(join(cwd, 'elsewhere', name!), join(files, name!));
+  const { code, stdout, stderr } = await runServerToExit(workerd, { PORT: '0', PLANT_STORE_TOKENS: 't', PLANT_STORE_D1_DIR: d1 }, cwd);
+  expect(code).toBe(1);
+  expect(ownLines(stdout + stderr)).toEqual([
+    `plant-store: PLANT_STORE_D1_DIR: the D1 database ${join(files, name!)} is a symbolic link, which workerd does not open; put the file it leads to there, with its -wal and -shm`,
+  ]);
 });
 
 it('Deno with --allow-env for named variables only cannot list the environment, so it skips the warnings and serves', async () => {

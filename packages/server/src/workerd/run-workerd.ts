@@ -1,5 +1,5 @@
 // Runs on Node: the standalone workerd launcher, which starts workerd through miniflare and serves in front of it.
-import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { createNodeHandlerWithIds } from '@plant-store/adapter-node/internal';
@@ -273,7 +273,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
 /**
  * The directory of the D1 database, created if absent.
  *
- * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, or the directory cannot be made.
+ * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, the directory
+ *   cannot be made, or its database file is a symbolic link.
  */
 function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
   if (kind !== 'default') {
@@ -295,6 +296,13 @@ function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
     );
   }
   lockD1Dir(dir);
+  // workerd opens no database through a symbolic link: it would answer every create 503 (SQLITE_CANTOPEN) for good.
+  const file = d1DatabaseFile(dir, D1_DATABASE_ID);
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+    throw new Error(
+      `PLANT_STORE_D1_DIR: the D1 database ${file} is a symbolic link, which workerd does not open; put the file it leads to there, with its -wal and -shm`,
+    );
+  }
   return dir;
 }
 
