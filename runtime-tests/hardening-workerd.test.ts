@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { CONFORMANCE_TOKEN, parseResponses, rawExchange, send } from '@plant-sto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, spawnServer, type SpawnedServer } from './runtimes.ts';
 import { workerdOutlivesKilledParent } from './support/killed-parent.ts';
+import { childPids, commandOf } from './support/process-memory.ts';
 
 // The standalone workerd server, spoken to over raw sockets: its node:http
 // front refuses the framing workerd's own HTTP server would mishandle, closes
@@ -151,7 +152,7 @@ describe('the standalone workerd server over raw sockets', () => {
     await expect
       .poll(
         () => {
-          const [pid] = childrenOf(server.child.pid!).filter((child) => child !== first && readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'workerd');
+          const [pid] = childPids(server.child.pid!).filter((child) => child !== first && commandOf(child) === 'workerd');
           return (second = pid);
         },
         { timeout: 10_000, interval: 5 },
@@ -224,24 +225,9 @@ describe('the standalone workerd server over raw sockets', () => {
   });
 });
 
-/** The process ids of `pid`'s children (Linux). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-    } catch {
-      // Gone in between.
-    }
-  }
-  return children;
-}
-
 /** The workerd process the launcher runs. */
 function workerdPid(): number {
-  const [pid] = childrenOf(server.child.pid!).filter((child) => readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'workerd');
+  const [pid] = childPids(server.child.pid!).filter((child) => commandOf(child) === 'workerd');
   if (pid === undefined) throw new Error(`no workerd process under ${server.child.pid}`);
   return pid;
 }

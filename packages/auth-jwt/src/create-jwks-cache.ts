@@ -100,11 +100,11 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
       throw new Error(`JWKS ${url.href}: HTTP ${response.status}`);
     }
     const fetched = (await response.json()) as JSONWebKeySet;
-    // Refuses what is not a key set at all, as a failed fetch.
-    createLocalJWKSet(fetched);
+    // Refuses what is not a key set at all, as a failed fetch; made again only from the keys left once some are left out.
+    const local = createLocalJWKSet(fetched);
     const { jwks, leftOut } = await usableKeys(fetched);
     for (const { key, reason } of leftOut) onError(new Error(`JWKS ${url.href}: key ${key} left out (${reason}); tokens it signed are refused`));
-    return { jwks, local: createLocalJWKSet(jwks) };
+    return { jwks, local: jwks === fetched ? local : createLocalJWKSet(jwks) };
   };
 
   const failed = (reason: string) => {

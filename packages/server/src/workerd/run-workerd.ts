@@ -87,6 +87,8 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // The Worker reaches an rqlite cluster itself; checked here first, as the other launchers check theirs at start.
   const rqlite = config.store.kind === 'rqlite' ? (await openStore(config.store)).description : undefined;
   const d1Dir = config.store.kind === 'memory' || config.store.kind === 'rqlite' ? undefined : openD1Dir(config.store.kind);
+  const d1File = d1Dir === undefined ? undefined : d1DatabaseFile(d1Dir, D1_DATABASE_ID);
+  if (d1File !== undefined) refuseLinkedD1File(d1File);
   // Where plants are kept, for the startup line and for the line after a restart of workerd.
   const place =
     rqlite !== undefined
@@ -110,7 +112,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
   // D1's file, removed or replaced under workerd, which goes on writing to the file it has open: creates and /readyz
   // are refused meanwhile, as the SQLite store refuses them (_d1-file-watch.ts). A workerd started again opens the
   // file of that name, which the watch then adopts.
-  const fileWatch = d1Dir === undefined ? undefined : d1FileWatch({ path: d1DatabaseFile(d1Dir, D1_DATABASE_ID), say: errorLine });
+  const fileWatch = d1File === undefined ? undefined : d1FileWatch({ path: d1File, say: errorLine });
   // Starts workerd again with the same options (the same ports): `done` is said once it serves; if it does not, it is
   // tried again after `retryInMs`, the line saying `why` it was started. The one place the launcher restarts workerd
   // (a failed restart, a D1 that stays broken).
@@ -273,8 +275,7 @@ export async function runWorkerd(scriptPath: string, bindings: Record<string, st
 /**
  * The directory of the D1 database, created if absent.
  *
- * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, the directory
- *   cannot be made, or its database file is a symbolic link.
+ * @throws Error naming the variable when `PLANT_STORE_DATABASE_URL` asks for a store workerd cannot open, or the directory cannot be made.
  */
 function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
   if (kind !== 'default') {
@@ -296,14 +297,22 @@ function openD1Dir(kind: 'default' | 'sqlite' | 'postgres'): string {
     );
   }
   lockD1Dir(dir);
-  // workerd opens no database through a symbolic link: it would answer every create 503 (SQLITE_CANTOPEN) for good.
-  const file = d1DatabaseFile(dir, D1_DATABASE_ID);
+  return dir;
+}
+
+/**
+ * Stops the start when D1's database file is a symbolic link: workerd opens
+ * no database through one, and would answer every create 503 (SQLITE_CANTOPEN)
+ * for good.
+ *
+ * @throws Error naming the variable and the file.
+ */
+function refuseLinkedD1File(file: string): void {
   if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
     throw new Error(
       `PLANT_STORE_D1_DIR: the D1 database ${file} is a symbolic link, which workerd does not open; put the file it leads to there, with its -wal and -shm`,
     );
   }
-  return dir;
 }
 
 /**
