@@ -4,7 +4,7 @@
 // fails, naming what to delete, once the runtime no longer has it. The records themselves are
 // packages/server/src/<runtime>/QUIRKS.md; this is KNOWN_DIFFERENCES (differential-corpus.ts) for runtimes.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,14 @@ const QUIRKS = {
       'https://developers.cloudflare.com/workers/observability/errors/ ("Cannot perform I/O on behalf of a different request"; the handle_cross_request_promise_resolution flag), as designed; panva/jose#355 for the same in jose',
     deletionSet:
       'the requestScopedIo option of packages/auth-jwt (POLL_MS, ABANDONED_AFTER_MS, underWay and join in src/create-jwks-cache.ts, isWorkers and the option in src/jwt-authenticate.ts) with its tests, and runtime-tests/fixtures/jwt-worker.ts with the test of runtime-tests/auth-jwt.test.ts that runs it (keep the PLANT_STORE_JWKS_COOLDOWN=0 test)',
+  },
+  'workerd-d1-no-links': {
+    runtime: 'workerd',
+    seenOn: '2026-11-17 (workerd 1.20261117.1 under miniflare 4.20260730.0), compatibility date 2026-07-01',
+    upstream:
+      "no issue found (workerd opens a Durable Object's SQLite file through its own filesystem layer, which answers SQLITE_CANTOPEN for a symbolic link)",
+    deletionSet:
+      "refuseLinkedD1File and its call in packages/server/src/workerd/run-workerd.ts with the test 'workerd: a D1 database file that is a symbolic link stops the start' in runtime-tests/start-errors.test.ts, the lstat-only reading of statIdentity in src/workerd/_d1-file-watch.ts (it may follow links as the SQLite store's does), and the sentence on links in docs/standalone.md ('workerd behind its front')",
   },
 } as const satisfies Record<string, Quirk>;
 
@@ -719,6 +727,35 @@ describe('runtime quirks the server works around are still there (packages/serve
         await miniflare.dispose();
         origin.close();
       }
+    });
+
+    it('workerd-d1-no-links: D1 whose database file is a symbolic link to it, moved elsewhere, cannot be written', { timeout: 60_000 }, async () => {
+      const directory = d1Directory();
+      const persist = join(directory, 'd1');
+      const started = () =>
+        inTemporary(
+          miniflareTemporary(),
+          () => new Miniflare({ modules: true, script: D1_WRITES_WORKER, compatibilityDate: '2026-07-01', d1Databases: ['DB'], d1Persist: persist }),
+        );
+      const write = async (miniflare: Miniflare) => {
+        try {
+          return await (await miniflare.dispatchFetch('http://bare/')).text();
+        } finally {
+          await miniflare.dispose();
+        }
+      };
+      // The file D1 makes, then moved elsewhere with a link to it under its name.
+      expect(await write(started())).toBe('ok');
+      const files = join(persist, 'miniflare-D1DatabaseObject');
+      const [name, ...others] = readdirSync(files).filter((entry) => entry.endsWith('.sqlite') && entry !== 'metadata.sqlite');
+      expect(others).toEqual([]);
+      mkdirSync(join(directory, 'elsewhere'));
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (existsSync(join(files, `${name}${suffix}`))) renameSync(join(files, `${name}${suffix}`), join(directory, 'elsewhere', `${name}${suffix}`));
+      }
+      symlinkSync(join(directory, 'elsewhere', name!), join(files, name!));
+      // Seen: 'failed: …', workerd logging "unable to open database file: SQLITE_CANTOPEN".
+      expect(await write(started()), gone('workerd-d1-no-links', version)).toMatch(/^failed/);
     });
 
     it.runIf(process.platform === 'linux')(
